@@ -1,0 +1,40 @@
+"""The exception hierarchy: every error the engine raises derives from `PacmanError`."""
+
+from __future__ import annotations
+
+__all__ = [
+    "AgentError",
+    "IllegalActionError",
+    "LayoutError",
+    "PacmanError",
+    "RenderingUnavailableError",
+    "TerminalStateError",
+]
+
+
+class PacmanError(Exception):
+    """Root of all errors raised by this project."""
+
+
+class LayoutError(PacmanError, ValueError):
+    """A layout file or text is malformed, or a layout name is unknown.
+
+    The message names the file, line and column where that makes sense, as
+    ``"path:line:col: problem"``.
+    """
+
+
+class IllegalActionError(PacmanError, ValueError):
+    """An agent asked for an action that is not legal in the current state."""
+
+
+class TerminalStateError(PacmanError, RuntimeError):
+    """A successor was requested from a state that is already won or lost."""
+
+
+class AgentError(PacmanError, ValueError):
+    """An agent specification is wrong: unknown name, bad argument, unloadable file."""
+
+
+class RenderingUnavailableError(PacmanError, RuntimeError):
+    """Rendering was requested but pygame or a display is not available."""
