@@ -25,7 +25,7 @@ _GHOST_KEYS = {"G": 1, "1": 1, "2": 2, "3": 3, "4": 4}
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Layout:
-    """An immutable maze. Build one with `Layout.from_text` or `load_layout`.
+    r"""An immutable maze. Build one with `Layout.from_text` or `load_layout`.
 
     Two layouts compare equal when their boards are equal (the name is ignored).
 

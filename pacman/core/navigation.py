@@ -33,6 +33,8 @@ class Navigation:
 
     __slots__ = (
         "_dist",
+        "_index",
+        "_order",
         "bit",
         "ghost",
         "ghost_start",
@@ -71,6 +73,7 @@ class Navigation:
         self.pac_move: list[dict[str, tuple[int, Direction | None]]] = [{}] * size
         self.ghost: list[dict[str, GhostEntry]] = [{}] * size
         self._dist: dict[int, list[int]] = {}
+        self._order: dict[int, list[tuple[int, int]]] = {}
 
         open_cells = [(x, y) for y in range(h) for x in range(w) if (x, y) not in walls]
         for x, y in open_cells:
@@ -79,14 +82,11 @@ class Navigation:
             self.bit[p] = 1 << (y * w + x)
             self.near[p] = frozenset((p, p - 1, p + 1, p - stride, p + stride))
             pac_legal = tuple(
-                d
-                for d in ACTION_ORDER
-                if (x + d.vector[0], y + d.vector[1]) not in walls
+                d for d in ACTION_ORDER if (x + d.vector[0], y + d.vector[1]) not in walls
             )
             self.pac_legal[p] = pac_legal
             self.pac_move[p] = {
-                d: (p + 2 * half[d], d) if d is not Direction.STOP else (p, None)
-                for d in pac_legal
+                d: (p + 2 * half[d], d) if d is not Direction.STOP else (p, None) for d in pac_legal
             }
             possible = [d for d in pac_legal if d is not Direction.STOP]
             entries: dict[str, GhostEntry] = {}
@@ -111,11 +111,12 @@ class Navigation:
                 # Rounding half up (classic nearestPoint) snaps to the east/north cell.
                 self.snap[m] = m + half[d]
                 self.ghost[m] = {
-                    f: ((f,), {f: (m + half[f], f)}, {f: (m + half[f], f)})
-                    for f in (d, d.reverse)
+                    f: ((f,), {f: (m + half[f], f)}, {f: (m + half[f], f)}) for f in (d, d.reverse)
                 }
-        self.ghost_start: tuple[int, ...] = (p2(*layout.pacman_start),) + tuple(
-            p2(x, y) for x, y in layout.ghost_starts
+        self._index: dict[Position, int] = {xy: p for p, xy in enumerate(self.xy) if xy is not None}
+        self.ghost_start: tuple[int, ...] = (
+            p2(*layout.pacman_start),
+            *(p2(x, y) for x, y in layout.ghost_starts),
         )
 
     def point(self, pos: Position) -> int:
@@ -133,16 +134,46 @@ class Navigation:
     def maze_distance(self, a: Position, b: Position) -> int:
         """Shortest maze path length between two positions (rounded to grid points).
 
+        Returns -1 when no path joins them.
+
         Raises:
             ValueError: If either position is a wall or off the board.
         """
-        pa = self.snap[self.point(a)]
-        pb = self.snap[self.point(b)]
+        pa = self._index.get(a)
+        if pa is None:
+            pa = self.point(a)
+        pb = self._index.get(b)
+        if pb is None:
+            pb = self.point(b)
+        pa = self.snap[pa]
         table = self._dist.get(pa)
         if table is None:
             table = self._bfs(pa)
             self._dist[pa] = table
-        return table[pb]
+        return table[self.snap[pb]]
+
+    def nearest_in(self, p: int, mask: int) -> int:
+        """Maze distance from point ``p`` to the closest cell whose bit is set in ``mask``.
+
+        Returns -1 when no such cell is reachable. Cells are tried in breadth-first order
+        from ``p``, so the cost is the number of cells nearer than the answer.
+        """
+        p = self.snap[p]
+        order = self._order.get(p)
+        if order is None:
+            table = self._dist.get(p)
+            if table is None:
+                table = self._bfs(p)
+                self._dist[p] = table
+            order = sorted(
+                ((self.bit[q], d) for q, d in enumerate(table) if d >= 0),
+                key=lambda item: item[1],
+            )
+            self._order[p] = order
+        for bit, d in order:
+            if mask & bit:
+                return d
+        return -1
 
     def _bfs(self, start: int) -> list[int]:
         stride = self.stride

@@ -53,8 +53,18 @@ class GameState:
     ((1, 2), -1)
     """
 
-    __slots__ = ("_caps", "_dirs", "_food", "_hash", "_nav", "_num_food", "_pos", "_scared",
-                 "_score", "_status")
+    __slots__ = (
+        "_caps",
+        "_dirs",
+        "_food",
+        "_hash",
+        "_nav",
+        "_num_food",
+        "_pos",
+        "_scared",
+        "_score",
+        "_status",
+    )
 
     _nav: Navigation
     _pos: tuple[int, ...]
@@ -218,8 +228,9 @@ class GameState:
             dirs = self._dirs if facing is None else (facing,) + self._dirs[1:]
             ghosts = pos[1:]
             if nav.near[nxt].isdisjoint(ghosts):
-                return _make(nav, (nxt,) + ghosts, dirs, scared, food, num_food, caps, score,
-                             status)
+                return _make(
+                    nav, (nxt,) + ghosts, dirs, scared, food, num_food, caps, score, status
+                )
             # Rare path: at least one ghost within 0.7 of Pacman's new cell.
             new_pos = [nxt, *ghosts]
             new_dirs = list(dirs)
@@ -236,8 +247,17 @@ class GameState:
                 elif status != _WIN:
                     score += SCORE_LOSE
                     status = _LOSE
-            return _make(nav, tuple(new_pos), tuple(new_dirs), tuple(new_scared), food,
-                         num_food, caps, score, status)
+            return _make(
+                nav,
+                tuple(new_pos),
+                tuple(new_dirs),
+                tuple(new_scared),
+                food,
+                num_food,
+                caps,
+                score,
+                status,
+            )
 
         if not 0 < agent < len(pos):
             raise ValueError(f"no agent {agent!r}: agents are 0 .. {len(pos) - 1}")
@@ -267,8 +287,17 @@ class GameState:
             else:
                 score += SCORE_LOSE
                 status = _LOSE
-        return _make(nav, pos[:agent] + (nxt,) + pos[agent + 1 :], dirs, scared, self._food,
-                     self._num_food, self._caps, score, status)
+        return _make(
+            nav,
+            pos[:agent] + (nxt,) + pos[agent + 1 :],
+            dirs,
+            scared,
+            self._food,
+            self._num_food,
+            self._caps,
+            score,
+            status,
+        )
 
     def _illegal(self, agent: int, action: object) -> IllegalActionError:
         who = "Pacman" if agent == 0 else f"ghost {agent}"
@@ -359,7 +388,15 @@ class GameState:
 
     def food_positions(self) -> list[tuple[int, int]]:
         """The positions of the remaining food, by column then row (classic order)."""
-        return list(_positions(self._food, self._nav.layout))
+        return _positions(self._food, self._nav.layout)
+
+    def nearest_food_distance(self) -> int:
+        """Maze distance from Pacman to the closest food dot (-1 when none is left).
+
+        Cells are tried in breadth-first order from Pacman, so this is cheap even on
+        large boards: evaluation functions can call it at every leaf.
+        """
+        return self._nav.nearest_in(self._pos[0], self._food)
 
     @property
     def capsules(self) -> tuple[tuple[int, int], ...]:
@@ -400,8 +437,17 @@ class GameState:
     def __reduce__(self) -> tuple[Any, ...]:
         return (
             _restore,
-            (self._nav.layout, self._pos, tuple(d.value for d in self._dirs), self._scared,
-             self._food, self._num_food, self._caps, self._score, self._status),
+            (
+                self._nav.layout,
+                self._pos,
+                tuple(d.value for d in self._dirs),
+                self._scared,
+                self._food,
+                self._num_food,
+                self._caps,
+                self._score,
+                self._status,
+            ),
         )
 
     def __repr__(self) -> str:
@@ -450,13 +496,27 @@ def _restore(
     score: int,
     status: int,
 ) -> GameState:
-    return _make(layout.nav, pos, tuple(Direction(d) for d in dirs), scared, food, num_food,
-                 caps, score, status)
+    return _make(
+        layout.nav,
+        pos,
+        tuple(Direction(d) for d in dirs),
+        scared,
+        food,
+        num_food,
+        caps,
+        score,
+        status,
+    )
 
 
-def _positions(mask: int, layout: Layout) -> Iterator[tuple[int, int]]:
-    w, h = layout.width, layout.height
-    for x in range(w):
-        for y in range(h):
-            if mask >> (y * w + x) & 1:
-                yield (x, y)
+def _positions(mask: int, layout: Layout) -> list[tuple[int, int]]:
+    """The cells whose bit is set in ``mask``, by column then row (classic order)."""
+    w = layout.width
+    cells = []
+    while mask:
+        low = mask & -mask
+        i = low.bit_length() - 1
+        mask ^= low
+        cells.append((i % w, i // w))
+    cells.sort()
+    return cells

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from typing import Final, TypeAlias
 
 __all__ = [
@@ -23,7 +23,7 @@ PACMAN: Final = 0
 """Agent index of Pacman; ghosts are ``1 .. num_agents - 1``."""
 
 
-class Direction(str, Enum):
+class Direction(StrEnum):
     """A move, as a ``str`` enum whose values are the classic action names.
 
     Because it subclasses ``str``, a member compares and hashes equal to its value, so
@@ -42,9 +42,6 @@ class Direction(str, Enum):
     EAST = "East"
     WEST = "West"
     STOP = "Stop"
-
-    def __str__(self) -> str:
-        return self.value
 
     @property
     def vector(self) -> tuple[int, int]:

@@ -1,0 +1,247 @@
+"""Ready-made agents: the reference search agents, simple Pacman agents and the ghosts."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar, Protocol
+
+from agents.evaluation import reflex_evaluation, score_evaluation
+from agents.search import SearchResult, alpha_beta, expectimax, minimax
+from pacman.core.state import GameState
+from pacman.core.types import Direction
+
+__all__ = [
+    "AlphaBetaAgent",
+    "DirectionalGhost",
+    "ExpectimaxAgent",
+    "GreedyAgent",
+    "MinimaxAgent",
+    "RandomAgent",
+    "RandomGhost",
+    "ReflexAgent",
+    "SearchAgent",
+    "sample_classic",
+]
+
+
+class _Random(Protocol):
+    def random(self) -> float: ...
+
+
+class SearchAgent:
+    """Base of the depth-limited search agents: Pacman (index 0) searching ``depth`` plies.
+
+    Args:
+        depth: Plies to search; one ply is one move by every agent.
+        evaluate: Evaluation function for the leaves (value for Pacman).
+    """
+
+    search: ClassVar[Callable[..., SearchResult]]
+
+    def __init__(self, depth: int = 2, evaluate: Callable[[Any], float] = score_evaluation) -> None:
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+            raise ValueError(f"depth must be an int >= 1, got {depth!r}")
+        self.index = 0
+        self.depth = depth
+        self.evaluate = evaluate
+        self.last_result: SearchResult | None = None
+        """The result of the last search: value, action and states generated."""
+
+    def get_action(self, state: GameState) -> Direction:
+        """Search from ``state`` and return the best action for Pacman."""
+        result = type(self).search(state, depth=self.depth, evaluate=self.evaluate)
+        self.last_result = result
+        return result.action  # type: ignore[no-any-return]
+
+    def __repr__(self) -> str:
+        name = getattr(self.evaluate, "__name__", repr(self.evaluate))
+        return f"{type(self).__name__}(depth={self.depth}, evaluate={name})"
+
+
+class MinimaxAgent(SearchAgent):
+    """Minimax: every ghost is assumed to play its worst move for Pacman."""
+
+    search = staticmethod(minimax)
+
+
+class AlphaBetaAgent(SearchAgent):
+    """Minimax with alpha-beta pruning (strict inequality); same moves, fewer states."""
+
+    search = staticmethod(alpha_beta)
+
+
+class ExpectimaxAgent(SearchAgent):
+    """Expectimax: every ghost is assumed to move uniformly at random."""
+
+    search = staticmethod(expectimax)
+
+
+class ReflexAgent:
+    """Looks one move ahead and takes the best-scoring successor (random among ties).
+
+    Args:
+        evaluate: Scores a successor state for Pacman.
+        rng: Generator for tie-breaking.
+    """
+
+    def __init__(
+        self,
+        evaluate: Callable[[Any], float] = reflex_evaluation,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.index = 0
+        self.evaluate = evaluate
+        self.rng = rng if rng is not None else random.Random(0)
+
+    def get_action(self, state: GameState) -> Direction:
+        """Return the legal action whose successor evaluates best."""
+        actions = [a for a in state.legal_actions(0) if a is not Direction.STOP]
+        actions = actions or list(state.legal_actions(0))
+        scores = [self.evaluate(state.successor(0, a)) for a in actions]
+        best = max(scores)
+        return self.rng.choice([a for a, s in zip(actions, scores, strict=True) if s == best])
+
+
+class GreedyAgent(ReflexAgent):
+    """Takes the successor with the best score, never stopping (random among ties)."""
+
+    def __init__(
+        self,
+        evaluate: Callable[[Any], float] = score_evaluation,
+        rng: random.Random | None = None,
+    ) -> None:
+        super().__init__(evaluate, rng)
+
+
+class RandomAgent:
+    """Pacman (or any agent) taking a uniformly random legal action.
+
+    Args:
+        index: The agent index it plays.
+        rng: Its random generator.
+    """
+
+    def __init__(self, index: int = 0, rng: random.Random | None = None) -> None:
+        self.index = index
+        self.rng = rng if rng is not None else random.Random(0)
+
+    def get_action(self, state: GameState) -> Direction:
+        """Return a uniformly random legal action."""
+        return self.rng.choice(state.legal_actions(self.index))
+
+
+def sample_classic(distribution: dict[Direction, float], rng: _Random) -> Direction:
+    """Draw from an action distribution the way the classic ghosts do (SPEC §5).
+
+    The (action name, probability) pairs are sorted by name and normalised, one number is
+    drawn with ``rng.random()``, and the first action whose cumulative probability
+    reaches it is returned. Passing Python's seeded ``random`` module as ``rng``
+    reproduces classic seeded games.
+
+    >>> class Fixed:
+    ...     def random(self) -> float:
+    ...         return 0.5
+    >>> sample_classic({Direction.WEST: 0.5, Direction.EAST: 0.5}, Fixed())
+    <Direction.EAST: 'East'>
+    """
+    items = sorted(distribution.items())
+    probs = [p for _, p in items]
+    total = sum(probs)
+    if total != 1:
+        probs = [p / total for p in probs]
+    draw = rng.random()
+    i, cumulative = 0, probs[0]
+    while draw > cumulative and i + 1 < len(probs):
+        i += 1
+        cumulative += probs[i]
+    return items[i][0]
+
+
+def _normalised(dist: dict[Direction, float]) -> dict[Direction, float]:
+    total = float(sum(dist.values()))
+    if total == 0:
+        return dist
+    return {a: p / total for a, p in dist.items()}
+
+
+class _Ghost:
+    def __init__(self, index: int = 1, rng: _Random | None = None) -> None:
+        if isinstance(index, bool) or not isinstance(index, int) or index < 1:
+            raise ValueError(f"a ghost's index must be an int >= 1, got {index!r}")
+        self.index = index
+        self.rng: _Random = rng if rng is not None else random.Random(0)
+
+    def distribution(self, state: GameState) -> dict[Direction, float]:
+        raise NotImplementedError
+
+    def get_action(self, state: GameState) -> Direction:
+        """Sample an action from this ghost's distribution."""
+        dist = self.distribution(state)
+        if not dist:
+            return Direction.STOP
+        return sample_classic(dist, self.rng)
+
+
+class RandomGhost(_Ghost):
+    """A ghost moving uniformly at random among its legal actions.
+
+    Args:
+        index: Ghost index (1 .. number of ghosts).
+        rng: Its random generator (anything with ``random()``).
+    """
+
+    def distribution(self, state: GameState) -> dict[Direction, float]:
+        """Uniform probabilities over the legal actions."""
+        return _normalised({a: 1.0 for a in state.legal_actions(self.index)})
+
+
+class DirectionalGhost(_Ghost):
+    """A ghost that mostly closes in on Pacman, or flees while scared (SPEC §5).
+
+    The legal actions that bring it nearest to Pacman by Manhattan distance (farthest,
+    when scared) share ``prob_attack`` (``prob_flee``); every legal action also gets an
+    equal share of the rest.
+
+    Args:
+        index: Ghost index (1 .. number of ghosts).
+        rng: Its random generator (anything with ``random()``).
+        prob_attack: Probability mass on the best chasing moves.
+        prob_flee: Probability mass on the best fleeing moves while scared.
+    """
+
+    def __init__(
+        self,
+        index: int = 1,
+        rng: _Random | None = None,
+        prob_attack: float = 0.8,
+        prob_flee: float = 0.8,
+    ) -> None:
+        super().__init__(index, rng)
+        self.prob_attack = prob_attack
+        self.prob_flee = prob_flee
+
+    def distribution(self, state: GameState) -> dict[Direction, float]:
+        """The classic directional distribution over the legal actions."""
+        legal: Sequence[Direction] = state.legal_actions(self.index)
+        if not legal:
+            return {}
+        x, y = state.agent_position(self.index)
+        scared = state.scared_timer(self.index) > 0
+        speed = 0.5 if scared else 1.0
+        px, py = state.pacman_position
+        distances = []
+        for a in legal:
+            dx, dy = a.vector
+            distances.append(abs(x + dx * speed - px) + abs(y + dy * speed - py))
+        if scared:
+            best_score, best_prob = max(distances), self.prob_flee
+        else:
+            best_score, best_prob = min(distances), self.prob_attack
+        best = [a for a, d in zip(legal, distances, strict=True) if d == best_score]
+        dist: dict[Direction, float] = {}
+        for a in best:
+            dist[a] = best_prob / len(best)
+        for a in legal:
+            dist[a] = dist.get(a, 0) + (1 - best_prob) / len(legal)
+        return _normalised(dist)

@@ -1,0 +1,230 @@
+"""Build agents from command-line specs.
+
+A spec is a name (``AlphaBetaAgent``) or a file and class (``path/to/file.py:ClassName``);
+arguments come as ``depth=3,evalFn=better``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib.util
+import inspect
+import random
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from agents import players
+from agents.evaluation import get_evaluation
+from pacman.core.errors import AgentError
+
+__all__ = [
+    "GHOST_AGENTS",
+    "PACMAN_AGENTS",
+    "agent_names",
+    "make_agent",
+    "parse_agent_args",
+    "resolve_agent_class",
+]
+
+PACMAN_AGENTS: dict[str, type] = {
+    "MinimaxAgent": players.MinimaxAgent,
+    "AlphaBetaAgent": players.AlphaBetaAgent,
+    "ExpectimaxAgent": players.ExpectimaxAgent,
+    "ReflexAgent": players.ReflexAgent,
+    "GreedyAgent": players.GreedyAgent,
+    "RandomAgent": players.RandomAgent,
+}
+"""Pacman agents by command-line name."""
+
+GHOST_AGENTS: dict[str, type] = {
+    "RandomGhost": players.RandomGhost,
+    "DirectionalGhost": players.DirectionalGhost,
+}
+"""Ghost agents by command-line name."""
+
+_LAZY: dict[str, str] = {"KeyboardAgent": "pacman.render.keyboard:KeyboardAgent"}
+"""Agents that live outside this package (imported only when asked for)."""
+
+_EVAL_KEYS = frozenset({"evalFn", "evaluate", "eval_fn", "evaluation"})
+
+
+def agent_names() -> list[str]:
+    """Every agent name the command line accepts."""
+    return sorted({*PACMAN_AGENTS, *GHOST_AGENTS, *_LAZY})
+
+
+def parse_agent_args(text: str | None) -> dict[str, str]:
+    """Parse ``"depth=3,evalFn=better"`` into ``{"depth": "3", "evalFn": "better"}``.
+
+    >>> parse_agent_args("depth=3, evalFn=better")
+    {'depth': '3', 'evalFn': 'better'}
+    >>> parse_agent_args("")
+    {}
+
+    Raises:
+        AgentError: If an item has no ``=`` or an empty key.
+    """
+    args: dict[str, str] = {}
+    if not text:
+        return args
+    for item in text.split(","):
+        item = item.strip()
+        if not item:
+            continue
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise AgentError(f"bad agent argument {item!r}: expected key=value (e.g. depth=2)")
+        args[key.strip()] = value.strip()
+    return args
+
+
+def _load_from_file(spec: str) -> type:
+    path_text, _, class_name = spec.rpartition(":")
+    path = Path(path_text)
+    if not path.is_file():
+        raise AgentError(f"{path_text}: no such file (from agent spec {spec!r})")
+    module_name = f"_pacman_user_{abs(hash(str(path.resolve())))}"
+    # Let the file import its neighbours (e.g. a student's helper module).
+    folder = str(path.resolve().parent)
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    mod_spec = importlib.util.spec_from_file_location(module_name, path)
+    if mod_spec is None or mod_spec.loader is None:
+        raise AgentError(f"{path_text}: cannot load as a Python module")
+    module = importlib.util.module_from_spec(mod_spec)
+    sys.modules[module_name] = module
+    try:
+        mod_spec.loader.exec_module(module)
+    except SyntaxError as exc:
+        raise AgentError(f"{path_text}:{exc.lineno}: syntax error: {exc.msg}") from None
+    except Exception as exc:
+        raise AgentError(f"{path_text}: importing it raised {type(exc).__name__}: {exc}") from exc
+    cls = getattr(module, class_name, None)
+    if not isinstance(cls, type):
+        found = sorted(
+            n
+            for n, v in vars(module).items()
+            if isinstance(v, type) and v.__module__ == module_name
+        )
+        raise AgentError(f"{path_text}: no class {class_name!r} (classes defined: {found})")
+    return cls
+
+
+def resolve_agent_class(name: str) -> type:
+    """The agent class for a name or a ``path/to/file.py:ClassName`` spec.
+
+    Raises:
+        AgentError: If the name is unknown (with close matches) or the file cannot load.
+    """
+    if ":" in name and name.rsplit(":", 1)[0].endswith(".py"):
+        return _load_from_file(name)
+    if name in PACMAN_AGENTS:
+        return PACMAN_AGENTS[name]
+    if name in GHOST_AGENTS:
+        return GHOST_AGENTS[name]
+    if name in _LAZY:
+        module_name, _, attr = _LAZY[name].partition(":")
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as exc:
+            raise AgentError(f"agent {name!r} is unavailable: {exc}") from None
+        cls: type = getattr(module, attr)
+        return cls
+    close = difflib.get_close_matches(name, agent_names(), n=3, cutoff=0.5)
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    raise AgentError(
+        f"unknown agent {name!r}{hint} (known: {', '.join(agent_names())}; "
+        "or give path/to/file.py:ClassName)"
+    )
+
+
+def _convert(cls: type, key: str, raw: str, param: inspect.Parameter | None) -> Any:
+    if key in _EVAL_KEYS:
+        try:
+            return get_evaluation(raw)
+        except ValueError as exc:
+            raise AgentError(f"{cls.__name__}: {exc}") from None
+    default = None if param is None else param.default
+    kind = type(default) if default not in (None, inspect.Parameter.empty) else None
+    try:
+        if kind is bool:
+            if raw.lower() not in ("true", "false", "1", "0", "yes", "no"):
+                raise ValueError(raw)
+            return raw.lower() in ("true", "1", "yes")
+        if kind is int:
+            return int(raw)
+        if kind is float:
+            return float(raw)
+    except ValueError:
+        assert kind is not None
+        raise AgentError(
+            f"{cls.__name__}: argument {key}={raw!r} is not a valid {kind.__name__}"
+        ) from None
+    return raw
+
+
+def make_agent(
+    spec: str,
+    index: int,
+    *,
+    args: Mapping[str, str] | None = None,
+    rng: random.Random | None = None,
+) -> Any:
+    """Create an agent from its name (or file spec) and string arguments.
+
+    Our own agents get their arguments converted to the types of their defaults
+    (``depth="3"`` becomes ``3``; ``evalFn=better`` becomes the function). A class
+    loaded from a file whose constructor takes ``evalFn``/``depth`` in the classic
+    way receives them as strings, as the classic game passes them.
+
+    Args:
+        spec: Agent name, or ``path/to/file.py:ClassName``.
+        index: Agent index it plays (0 for Pacman).
+        args: Constructor arguments as strings (from ``-a``).
+        rng: Random generator, passed to agents whose constructor takes ``rng``.
+
+    Raises:
+        AgentError: On an unknown agent, an unknown argument or a bad value.
+    """
+    cls = resolve_agent_class(spec)
+    args = dict(args or {})
+    try:
+        sig = inspect.signature(cls)
+    except (TypeError, ValueError):
+        sig = None
+    params = dict(sig.parameters) if sig is not None else {}
+    accepts_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+    kwargs: dict[str, Any] = {}
+    classic = "evalFn" in params
+    for key, raw in args.items():
+        target = key
+        if key in _EVAL_KEYS and not classic:
+            target = "evaluate" if "evaluate" in params else key
+        if target not in params and not accepts_any:
+            known = [p for p in params if p not in ("index", "rng")]
+            raise AgentError(
+                f"{cls.__name__} takes no argument {key!r} (it takes: {', '.join(known) or 'none'})"
+            )
+        if classic and cls.__module__.startswith("_pacman_user_"):
+            kwargs[target] = raw
+        else:
+            kwargs[target] = _convert(cls, key, raw, params.get(target))
+    if "index" in params:
+        kwargs["index"] = index
+    if "rng" in params and rng is not None:
+        kwargs["rng"] = rng
+    try:
+        agent = cls(**kwargs)
+    except (TypeError, ValueError) as exc:
+        raise AgentError(f"cannot create {cls.__name__}({_show(args)}): {exc}") from None
+    if not callable(getattr(agent, "get_action", None)) and not callable(
+        getattr(agent, "getAction", None)
+    ):
+        raise AgentError(f"{cls.__name__} has no get_action(state) method")
+    return agent
+
+
+def _show(args: Mapping[str, str]) -> str:
+    return ",".join(f"{k}={v}" for k, v in args.items())

@@ -1,0 +1,1 @@
+"""The autograder: grades student search agents against reference trees and real games."""

@@ -1,0 +1,151 @@
+"""Small explicit game trees that implement the same protocol as `pacman.GameState`.
+
+The search functions in `agents.search` run on them unchanged, which is how the
+autograder checks the exact set of states a search generates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+__all__ = ["TreeGame", "TreeState"]
+
+
+class TreeGame:
+    """A game given as named states, labelled edges and leaf values.
+
+    Args:
+        start: Name of the root state.
+        successors: For each state, its ``(action, next_state)`` edges in legal order.
+        evaluation: Value for agent 0 of every state a search may evaluate.
+        num_agents: How many agents take turns (agent 0 maximises).
+        win_states: Names of won states (terminal).
+        lose_states: Names of lost states (terminal).
+
+    >>> g = TreeGame.from_edges("A", [("A", "x", "B")], {"B": 1.0}, num_agents=1)
+    >>> g.root.successor(0, "x")
+    TreeState('B')
+    """
+
+    def __init__(
+        self,
+        start: str,
+        successors: Mapping[str, Sequence[tuple[str, str]]],
+        evaluation: Mapping[str, float],
+        *,
+        num_agents: int,
+        win_states: Iterable[str] = (),
+        lose_states: Iterable[str] = (),
+    ) -> None:
+        if num_agents < 1:
+            raise ValueError(f"num_agents must be >= 1, got {num_agents!r}")
+        self.start = start
+        self.successors = {k: tuple(v) for k, v in successors.items()}
+        self.evaluation = dict(evaluation)
+        self.num_agents = num_agents
+        self.win_states = frozenset(win_states)
+        self.lose_states = frozenset(lose_states)
+        self._states: dict[str, TreeState] = {}
+
+    @classmethod
+    def from_edges(
+        cls,
+        start: str,
+        edges: Iterable[tuple[str, str, str]],
+        evaluation: Mapping[str, float],
+        *,
+        num_agents: int,
+        win_states: Iterable[str] = (),
+        lose_states: Iterable[str] = (),
+    ) -> TreeGame:
+        """Build a tree from ``(state, action, next_state)`` triples in legal order."""
+        successors: dict[str, list[tuple[str, str]]] = {}
+        for state, action, nxt in edges:
+            successors.setdefault(state, []).append((action, nxt))
+        return cls(
+            start,
+            successors,
+            evaluation,
+            num_agents=num_agents,
+            win_states=win_states,
+            lose_states=lose_states,
+        )
+
+    def state(self, name: str) -> TreeState:
+        """The state object for ``name`` (one object per name)."""
+        s = self._states.get(name)
+        if s is None:
+            s = TreeState(self, name)
+            self._states[name] = s
+        return s
+
+    @property
+    def root(self) -> TreeState:
+        """The start state."""
+        return self.state(self.start)
+
+    def evaluate(self, state: TreeState) -> float:
+        """The given value of ``state`` for agent 0.
+
+        Raises:
+            KeyError: If the tree gives no value for that state.
+        """
+        try:
+            return self.evaluation[state.name]
+        except KeyError:
+            raise KeyError(f"state {state.name!r} has no evaluation in this tree") from None
+
+
+class TreeState:
+    """One named state of a `TreeGame`; compares and hashes by name."""
+
+    __slots__ = ("game", "name")
+
+    def __init__(self, game: TreeGame, name: str) -> None:
+        self.game = game
+        self.name = name
+
+    @property
+    def num_agents(self) -> int:
+        """Number of agents in the game."""
+        return self.game.num_agents
+
+    def legal_actions(self, agent: int = 0) -> list[str]:
+        """Edge labels out of this state, in the order given (none if terminal)."""
+        if self.is_terminal():
+            return []
+        return [a for a, _ in self.game.successors.get(self.name, ())]
+
+    def successor(self, agent: int, action: str) -> TreeState:
+        """The state the edge labelled ``action`` leads to.
+
+        Raises:
+            ValueError: If no such edge leaves this state.
+        """
+        for a, nxt in self.game.successors.get(self.name, ()):
+            if a == action:
+                return self.game.state(nxt)
+        raise ValueError(f"state {self.name!r} has no action {action!r}")
+
+    def is_win(self) -> bool:
+        """Whether this is a won state."""
+        return self.name in self.game.win_states
+
+    def is_lose(self) -> bool:
+        """Whether this is a lost state."""
+        return self.name in self.game.lose_states
+
+    def is_terminal(self) -> bool:
+        """Whether this is a won or lost state."""
+        return self.name in self.game.win_states or self.name in self.game.lose_states
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TreeState):
+            return NotImplemented
+        return self.name == other.name and self.game is other.game
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+    def __repr__(self) -> str:
+        return f"TreeState({self.name!r})"

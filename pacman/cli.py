@@ -1,0 +1,356 @@
+"""The ``pacman`` command: play games in a window, as text or headless, record and replay."""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import random
+import sys
+import traceback
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from pacman.core.errors import AgentError, LayoutError, PacmanError
+from pacman.core.game import AgentCrashError, GameRecord, replay, run_game
+from pacman.core.layout import Layout, layout_names, load_layout
+from pacman.core.state import GameState
+from pacman.core.types import Direction
+from pacman.render.text import NullDisplay, TextDisplay
+from pacman.runner import MatchSpec, build_agents, game_seed
+
+__all__ = ["build_parser", "main"]
+
+PROG = "pacman"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``pacman`` command (classic flags)."""
+    p = argparse.ArgumentParser(
+        prog=PROG,
+        description=(
+            "Play Pacman: watch agents in a window (the default), as text (-t) or headless "
+            "(-q). Without a display the window falls back to text."
+        ),
+        epilog=(
+            "examples:\n"
+            "  pacman -l smallClassic -p AlphaBetaAgent -a depth=2\n"
+            "  pacman -l mediumClassic -p ExpectimaxAgent -a depth=2,evalFn=better -n 10 -q\n"
+            "  pacman -p multi_agents.py:MinimaxAgent -a depth=3 -t\n"
+            "  pacman -p AlphaBetaAgent --seed 7 --record game.json -q\n"
+            "  pacman --replay game.json\n"
+            "  pacman eval --help        (batch evaluation)"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "-l",
+        "--layout",
+        default="mediumClassic",
+        help="layout name or .lay path (default: %(default)s; see --list-layouts)",
+    )
+    p.add_argument(
+        "-p",
+        "--pacman",
+        default=None,
+        help="Pacman agent: a name (see --list-agents) or path/to/file.py:ClassName "
+        "(default: KeyboardAgent in the window, else AlphaBetaAgent)",
+    )
+    p.add_argument(
+        "-g",
+        "--ghosts",
+        default="RandomGhost",
+        help="ghost agent for every ghost (default: %(default)s)",
+    )
+    p.add_argument(
+        "-k",
+        "--num-ghosts",
+        type=_non_negative,
+        default=None,
+        help="number of ghosts (default: all the layout has)",
+    )
+    p.add_argument(
+        "-n",
+        "--num-games",
+        type=_positive,
+        default=1,
+        help="number of games to play (default: %(default)s)",
+    )
+    p.add_argument(
+        "-a", "--agent-args", default="", help="Pacman agent arguments, e.g. depth=3,evalFn=better"
+    )
+    p.add_argument(
+        "-q", "--quiet", action="store_true", help="no display: play headless and print the summary"
+    )
+    p.add_argument("-t", "--text", action="store_true", help="show the game as text")
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="random seed; the same seed replays the same games (default: random, "
+        "printed in the summary)",
+    )
+    p.add_argument(
+        "--frame-time",
+        type=float,
+        default=0.1,
+        help="seconds per move in the window or text display (default: %(default)s)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=_positive_float,
+        default=None,
+        help="per-move time limit in seconds; a slower agent loses the game",
+    )
+    p.add_argument(
+        "--max-turns", type=_positive, default=None, help="stop a game after this many Pacman moves"
+    )
+    p.add_argument(
+        "--record",
+        metavar="FILE",
+        help="save each game's record as JSON (FILE, or FILE-2.json ... for -n > 1)",
+    )
+    p.add_argument("--replay", metavar="FILE", help="replay a recorded game instead of playing")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print a machine-readable JSON summary instead of the text summary",
+    )
+    p.add_argument(
+        "--traceback", action="store_true", help="show the full traceback when an agent crashes"
+    )
+    p.add_argument("--list-layouts", action="store_true", help="list shipped layouts and exit")
+    p.add_argument("--list-agents", action="store_true", help="list agent names and exit")
+    return p
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {text}")
+    return value
+
+
+def _non_negative(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {text}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be > 0, got {text}")
+    return value
+
+
+def _make_display(args: argparse.Namespace) -> Any:
+    """The display the flags ask for; the window falls back to text without a display."""
+    if args.quiet or args.json:
+        return NullDisplay()
+    if args.text:
+        return TextDisplay(args.frame_time)
+    try:
+        from pacman.render.window import open_window  # type: ignore[import-not-found,unused-ignore]
+
+        return open_window(args)
+    except (ImportError, PacmanError) as exc:
+        reason = str(exc) or type(exc).__name__
+        print(f"{PROG}: no window ({reason}); showing the game as text", file=sys.stderr)
+        return TextDisplay(args.frame_time)
+
+
+def _record_path(base: str, game: int, num_games: int) -> Path:
+    path = Path(base)
+    if num_games == 1:
+        return path
+    suffix = path.suffix or ".json"
+    return path.with_name(f"{path.stem}-{game + 1}{suffix}")
+
+
+def _where(exc: BaseException) -> str:
+    frames = traceback.extract_tb(exc.__traceback__)
+    if not frames:
+        return ""
+    last = frames[-1]
+    return f" (at {last.filename}:{last.lineno} in {last.name})"
+
+
+def _summary(records: list[GameRecord], seed: int) -> dict[str, Any]:
+    scores = [r.final_score for r in records]
+    wins = sum(r.is_win for r in records)
+    return {
+        "layout": records[0].layout_name if records else None,
+        "agents": list(records[0].agents) if records else [],
+        "seed": seed,
+        "num_games": len(records),
+        "average_score": sum(scores) / len(scores) if scores else 0.0,
+        "scores": scores,
+        "wins": wins,
+        "win_rate": wins / len(records) if records else 0.0,
+        "outcomes": [r.outcome for r in records],
+        "turns": [r.num_turns for r in records],
+    }
+
+
+def _print_summary(summary: dict[str, Any]) -> None:
+    n = summary["num_games"]
+    print(f"Average Score: {summary['average_score']:g}")
+    print(f"Scores:        {', '.join(str(s) for s in summary['scores'])}")
+    print(f"Win Rate:      {summary['wins']}/{n} ({summary['win_rate']:.2f})")
+    names = {"win": "Win", "lose": "Loss"}
+    record = ", ".join(names.get(o, o.replace("_", " ").title()) for o in summary["outcomes"])
+    print(f"Record:        {record}")
+    print(f"Seed:          {summary['seed']}")
+
+
+def _replay(args: argparse.Namespace) -> int:
+    try:
+        record = GameRecord.load(args.replay)
+        states = list(replay(record))
+    except (ValueError, LayoutError) as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 1
+    display = _make_display(args)
+    try:
+        display.start(states[0])
+        n = states[0].num_agents
+        for i, (before, after) in enumerate(itertools.pairwise(states)):
+            if display.should_stop():
+                break
+            display.update(before, i % n, Direction(record.actions[i]), after)
+        display.finish(states[-1], record)
+    finally:
+        display.close()
+    summary = _summary([record], record.seed if record.seed is not None else 0)
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        _print_game_line(record)
+    return 0
+
+
+def _print_game_line(record: GameRecord) -> None:
+    if record.outcome == "win":
+        print(f"Pacman emerges victorious! Score: {record.final_score}")
+    elif record.outcome == "lose":
+        print(f"Pacman died! Score: {record.final_score}")
+    elif record.outcome == "max_turns":
+        print(f"Turn limit reached. Score: {record.final_score}")
+    elif record.outcome == "aborted":
+        print(f"Game stopped. Score: {record.final_score}")
+    else:
+        print(f"Game ended: {record.error}. Score: {record.final_score}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``pacman`` command.
+
+    Returns:
+        The exit status: 0 on success, 1 when a layout, agent or record is bad or an
+        agent fails, 2 on a usage error.
+    """
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "eval":
+        try:
+            from pacman.batch import main as eval_main  # type: ignore[import-not-found,unused-ignore]
+        except ImportError:
+            print(f"{PROG}: error: batch evaluation is not available", file=sys.stderr)
+            return 1
+        return int(eval_main(argv[1:]))
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.list_layouts:
+        print("\n".join(layout_names()))
+        return 0
+    if args.list_agents:
+        from agents.registry import agent_names
+
+        print("\n".join(agent_names()))
+        return 0
+    if args.replay:
+        return _replay(args)
+    try:
+        return _play(args)
+    except KeyboardInterrupt:
+        print(f"\n{PROG}: interrupted", file=sys.stderr)
+        return 130
+
+
+def _play(args: argparse.Namespace) -> int:
+    from agents.registry import parse_agent_args
+
+    try:
+        layout: Layout = load_layout(args.layout)
+        pacman_args = parse_agent_args(args.agent_args)
+    except (LayoutError, AgentError) as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 1
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    num_ghosts = layout.num_ghosts if args.num_ghosts is None else args.num_ghosts
+    display = _make_display(args)
+    windowed = not isinstance(display, (NullDisplay, TextDisplay))
+    pacman = args.pacman or ("KeyboardAgent" if windowed else "AlphaBetaAgent")
+    match = MatchSpec(pacman=pacman, ghosts=args.ghosts, pacman_args=pacman_args)
+    records: list[GameRecord] = []
+    try:
+        for game in range(args.num_games):
+            gseed = game_seed(seed, game)
+            state = GameState.initial(layout, num_ghosts)
+            try:
+                agents = build_agents(match, layout, num_ghosts, gseed)
+                if hasattr(display, "attach"):
+                    display.attach(agents)
+            except AgentError as exc:
+                print(f"{PROG}: error: {exc}", file=sys.stderr)
+                return 1
+            display.start(state)
+            try:
+                record = run_game(
+                    state,
+                    agents,
+                    timeout=args.timeout,
+                    max_turns=args.max_turns,
+                    on_step=display.update,
+                    catch_errors=False,
+                    seed=gseed,
+                    should_stop=display.should_stop,
+                )
+            except AgentCrashError as exc:
+                cause = exc.__cause__ or exc
+                if args.traceback:
+                    traceback.print_exception(cause)
+                print(f"{PROG}: error: {exc}{_where(cause)}", file=sys.stderr)
+                if not args.traceback:
+                    print(f"{PROG}: (run with --traceback for the full traceback)", file=sys.stderr)
+                return 1
+            except PacmanError as exc:
+                print(f"{PROG}: error: {exc}", file=sys.stderr)
+                return 1
+            records.append(record)
+            display.finish(state, record)
+            if args.record:
+                path = _record_path(args.record, game, args.num_games)
+                try:
+                    record.save(path)
+                except OSError as exc:
+                    print(f"{PROG}: error: cannot write {path}: {exc.strerror}", file=sys.stderr)
+                    return 1
+            if not args.json:
+                _print_game_line(record)
+            if record.outcome == "aborted":
+                break
+    finally:
+        display.close()
+    summary = _summary(records, seed)
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        _print_summary(summary)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,66 @@
+"""Setting up and playing series of games: agent construction and seeding.
+
+Shared by the ``pacman`` command and batch evaluation, so that one game is the same
+game wherever it is played: its agents and their generators derive from the game's own
+seed only.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pacman.core.game import derive_seed
+from pacman.core.layout import Layout
+
+__all__ = ["MatchSpec", "build_agents", "game_seed"]
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """Who plays: the Pacman agent, the ghost agent and their arguments."""
+
+    pacman: str = "AlphaBetaAgent"
+    """Pacman agent name or ``path/to/file.py:Class``."""
+    ghosts: str = "RandomGhost"
+    """Ghost agent name, used for every ghost."""
+    pacman_args: Mapping[str, str] = field(default_factory=dict)
+    """String arguments for the Pacman agent (``-a``)."""
+    ghost_args: Mapping[str, str] = field(default_factory=dict)
+    """String arguments for each ghost."""
+
+
+def game_seed(seed: int, game: int) -> int:
+    """The seed of game number ``game`` (from 0) of a series started with ``seed``."""
+    return derive_seed(seed, "game", game)
+
+
+def build_agents(match: MatchSpec, layout: Layout, num_ghosts: int, seed: int) -> list[Any]:
+    """Fresh agents for one game, each with its own generator derived from ``seed``.
+
+    Raises:
+        AgentError: If an agent name or argument is wrong.
+    """
+    from agents.registry import make_agent
+
+    k = min(num_ghosts, layout.num_ghosts)
+    agents = [
+        make_agent(
+            match.pacman,
+            0,
+            args=match.pacman_args,
+            rng=random.Random(derive_seed(seed, "agent", 0)),
+        )
+    ]
+    for index in range(1, k + 1):
+        agents.append(
+            make_agent(
+                match.ghosts,
+                index,
+                args=match.ghost_args,
+                rng=random.Random(derive_seed(seed, "agent", index)),
+            )
+        )
+    return agents
