@@ -29,7 +29,7 @@ class Layout:
 
     Two layouts compare equal when their boards are equal (the name is ignored).
 
-    >>> lay = Layout.from_text("%%%%%\\n%P.G%\\n%%%%%")
+    >>> lay = Layout.from_text("%%%%%\n%P.G%\n%%%%%")
     >>> lay.width, lay.height, lay.pacman_start, lay.ghost_starts
     (5, 3, (1, 1), ((3, 1),))
     >>> sorted(lay.food)
