@@ -1,0 +1,225 @@
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agents.search import SearchResult, alpha_beta, expectimax, minimax
+from autograder.tree import TreeGame
+
+Search = Callable[..., SearchResult]
+
+
+def run(search: Search, game: TreeGame, depth: int) -> tuple[Any, float, set[str]]:
+    seen = {game.start}
+    result = search(
+        game.root, depth=depth, evaluate=game.evaluate, observe=lambda s: seen.add(s.name)
+    )
+    assert result.generated == len(seen) - 1  # a tree reaches each node once
+    return result.action, result.value, seen
+
+
+def lecture_tree(h: float = 2) -> TreeGame:
+    # The textbook two-level tree: max root over three min nodes.
+    edges = [
+        ("A", "a1", "B"), ("A", "a2", "C"), ("A", "a3", "D"),
+        ("B", "b1", "E"), ("B", "b2", "F"), ("B", "b3", "G"),
+        ("C", "c1", "H"), ("C", "c2", "I"), ("C", "c3", "J"),
+        ("D", "d1", "K"), ("D", "d2", "L"), ("D", "d3", "M"),
+    ]  # fmt: skip
+    values = {"E": 3, "F": 12, "G": 8, "H": h, "I": 4, "J": 6, "K": 14, "L": 5, "M": 2}
+    return TreeGame.from_edges("A", edges, values, num_agents=2)
+
+
+ALL = set("ABCDEFGHIJKLM")
+
+CASES = [
+    # (search, tree kwargs, depth, action, value, generated)
+    (minimax, {}, 1, "a1", 3, ALL),
+    (alpha_beta, {}, 1, "a1", 3, ALL - {"I", "J"}),
+    (expectimax, {}, 1, "a1", 23 / 3, ALL),
+    # Equality at the pruning bound: H == alpha does not prune (strict inequality).
+    (alpha_beta, {"h": 3}, 1, "a1", 3, ALL),
+    # Ties at the root go to the first best action in legal order.
+    (minimax, {"h": 3}, 1, "a1", 3, ALL),
+]
+
+
+@pytest.mark.parametrize(("search", "kwargs", "depth", "action", "value", "generated"), CASES)
+def test_lecture_tree(
+    search: Search,
+    kwargs: dict[str, float],
+    depth: int,
+    action: str,
+    value: float,
+    generated: set[str],
+) -> None:
+    got_action, got_value, seen = run(search, lecture_tree(**kwargs), depth)
+    assert got_action == action
+    assert got_value == pytest.approx(value)
+    assert seen == generated
+
+
+def test_terminal_state_above_depth_limit_is_evaluated_not_expanded() -> None:
+    edges = [
+        ("A", "x", "B"), ("A", "y", "C"),
+        ("B", "q", "G"),  # B is lost: G must never be generated
+        ("C", "z", "D"), ("D", "w", "E"), ("E", "v", "F"),
+    ]  # fmt: skip
+    game = TreeGame.from_edges(
+        "A", edges, {"B": -100, "F": 5, "G": 1000}, num_agents=2, lose_states=["B"]
+    )
+    for search in (minimax, alpha_beta, expectimax):
+        action, value, seen = run(search, game, 2)
+        assert (action, value) == ("y", 5)
+        assert seen == set("ABCDEF")
+
+
+def three_agent_tree() -> TreeGame:
+    edges = [
+        ("A", "l", "B"), ("A", "r", "C"),
+        ("B", "l", "D"), ("B", "r", "E"), ("C", "l", "F"), ("C", "r", "G"),
+        ("D", "l", "H"), ("D", "r", "I"), ("E", "l", "J"), ("E", "r", "K"),
+        ("F", "l", "L"), ("F", "r", "M"), ("G", "l", "N"), ("G", "r", "O"),
+    ]  # fmt: skip
+    values = {"H": 6, "I": 9, "J": 4, "K": 8, "L": 7, "M": 2, "N": 5, "O": 10}
+    return TreeGame.from_edges("A", edges, values, num_agents=3)
+
+
+def test_two_ghost_layers_both_minimise() -> None:
+    # B = min(min(6, 9), min(4, 8)) = 4; C = min(min(7, 2), min(5, 10)) = 2.
+    action, value, seen = run(minimax, three_agent_tree(), 1)
+    assert (action, value) == ("l", 4)
+    assert seen == set("ABCDEFGHIJKLMNO")
+    action, value, _ = run(expectimax, three_agent_tree(), 1)
+    # B = ((6+9)/2 + (4+8)/2) / 2 = 6.75; C = ((7+2)/2 + (5+10)/2) / 2 = 6.
+    assert (action, value) == ("l", 6.75)
+
+
+def test_alpha_beta_prunes_across_ghost_layers() -> None:
+    # After B = 4, C's first grandchild F = min(7, 2) = 2 < 4 prunes G entirely.
+    action, value, seen = run(alpha_beta, three_agent_tree(), 1)
+    assert (action, value) == ("l", 4)
+    assert seen == set("ABCDEFHIJKLM")
+
+
+def chain(num_agents: int, plies: int) -> TreeGame:
+    """A single path of ``plies * num_agents`` moves, plus a leaf one move deeper."""
+    names = [f"s{i}" for i in range(plies * num_agents + 2)]
+    edges = [(a, "go", b) for a, b in itertools.pairwise(names)]
+    values = {n: float(i) for i, n in enumerate(names)}
+    return TreeGame.from_edges("s0", edges, values, num_agents=num_agents)
+
+
+@pytest.mark.parametrize("num_agents", [1, 2, 3])
+@pytest.mark.parametrize("depth", [1, 2, 3, 4])
+def test_depth_counts_full_plies(num_agents: int, depth: int) -> None:
+    game = chain(num_agents, 5)
+    for search in (minimax, alpha_beta, expectimax):
+        _, value, seen = run(search, game, depth)
+        leaf = depth * num_agents
+        assert value == leaf
+        assert seen == {f"s{i}" for i in range(leaf + 1)}
+
+
+@pytest.mark.parametrize("search", [minimax, alpha_beta, expectimax])
+def test_bad_arguments(search: Search) -> None:
+    game = lecture_tree()
+    with pytest.raises(ValueError, match="depth"):
+        search(game.root, depth=0, evaluate=game.evaluate)
+    with pytest.raises(ValueError, match="depth"):
+        search(game.root, depth=True, evaluate=game.evaluate)
+    won = TreeGame.from_edges("A", [], {"A": 1}, num_agents=2, win_states=["A"])
+    with pytest.raises(ValueError, match="terminal"):
+        search(won.root, depth=1, evaluate=won.evaluate)
+
+
+# --- an independent textbook alpha-beta, written differently, as an oracle -----------
+
+
+def oracle_alpha_beta(game: TreeGame, depth: int) -> tuple[Any, float, set[str]]:
+    seen = {game.start}
+    n = game.num_agents
+
+    def val(name: str, turn: int, alpha: float, beta: float) -> float:
+        state = game.state(name)
+        if state.is_terminal() or turn == depth * n:
+            return game.evaluation[name]
+        agent = turn % n
+        best = -math.inf if agent == 0 else math.inf
+        for _, child in game.successors.get(name, ()):
+            seen.add(child)
+            v = val(child, turn + 1, alpha, beta)
+            if agent == 0:
+                best = max(best, v)
+                if best > beta:
+                    return best
+                alpha = max(alpha, best)
+            else:
+                best = min(best, v)
+                if best < alpha:
+                    return best
+                beta = min(beta, best)
+        return best
+
+    best_action, best_value, alpha = None, -math.inf, -math.inf
+    for action, child in game.successors[game.start]:
+        seen.add(child)
+        v = val(child, 1, alpha, math.inf)
+        if v > best_value:
+            best_action, best_value = action, v
+        alpha = max(alpha, v)
+    return best_action, best_value, seen
+
+
+def random_tree(rng: random.Random, num_agents: int, depth: int) -> TreeGame:
+    edges: list[tuple[str, str, str]] = []
+    values: dict[str, float] = {}
+    terminal: list[str] = []
+    counter = 0
+
+    def grow(name: str, turn: int) -> None:
+        nonlocal counter
+        values[name] = rng.randint(-3, 3)  # small range: many ties and equal bounds
+        if turn == depth * num_agents:
+            return
+        if turn > 0 and rng.random() < 0.1:
+            terminal.append(name)
+            return
+        for a in range(rng.randint(1, 3)):
+            counter += 1
+            child = f"n{counter}"
+            edges.append((name, f"a{a}", child))
+            grow(child, turn + 1)
+
+    grow("root", 0)
+    wins = terminal[::2]
+    loses = terminal[1::2]
+    return TreeGame.from_edges(
+        "root", edges, values, num_agents=num_agents, win_states=wins, lose_states=loses
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 2**32), num_agents=st.integers(1, 3), depth=st.integers(1, 3))
+def test_alpha_beta_matches_oracle_and_minimax(seed: int, num_agents: int, depth: int) -> None:
+    game = random_tree(random.Random(seed), num_agents, depth)
+    if not game.successors.get("root"):
+        return
+    ab = run(alpha_beta, game, depth)
+    assert ab == oracle_alpha_beta(game, depth)
+    mm = run(minimax, game, depth)
+    assert (ab[0], ab[1]) == (mm[0], mm[1])
+    assert ab[2] <= mm[2]
+
+
+def test_generated_counts_every_successor_call() -> None:
+    game = lecture_tree()
+    result = alpha_beta(game.root, depth=1, evaluate=game.evaluate)
+    assert result.generated == len(ALL - {"I", "J"}) - 1

@@ -1,0 +1,168 @@
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pacman.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_quiet_games_print_the_classic_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(
+        capsys, "-l", "smallClassic", "-p", "AlphaBetaAgent", "-a", "depth=2", "-n", "3", "-q",
+        "--seed", "1",
+    )  # fmt: skip
+    assert code == 0
+    for label in ("Average Score:", "Scores:", "Win Rate:", "Record:", "Seed:          1"):
+        assert label in out
+
+
+def test_same_seed_same_scores(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ("-l", "smallClassic", "-p", "ExpectimaxAgent", "-a", "depth=1", "-n", "3", "--json")
+    first = json.loads(run_cli(capsys, *args, "--seed", "9")[1])
+    second = json.loads(run_cli(capsys, *args, "--seed", "9")[1])
+    other = json.loads(run_cli(capsys, *args, "--seed", "10")[1])
+    assert first == second
+    assert first["scores"] != other["scores"] or first["turns"] != other["turns"]
+    assert set(first) >= {"average_score", "scores", "win_rate", "outcomes", "seed", "turns"}
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["-l", "noSuchLayout"], "noSuchLayout: no such layout"),
+        (["-p", "MinimaxAgnt"], "unknown agent 'MinimaxAgnt'; did you mean MinimaxAgent"),
+        (["-p", "MinimaxAgent", "-a", "depth=deep"], "argument depth='deep' is not a valid int"),
+        (["-p", "MinimaxAgent", "-a", "dept=2"], "takes no argument 'dept'"),
+        (["-p", "MinimaxAgent", "-a", "evalFn=nope"], "unknown evaluation function 'nope'"),
+        (["-p", "MinimaxAgent", "-a", "depth"], "bad agent argument 'depth'"),
+        (["-p", "missing.py:Agent"], "missing.py: no such file"),
+        (["-g", "PurpleGhost"], "unknown agent 'PurpleGhost'"),
+    ],
+)
+def test_bad_input_gives_one_line(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    code, _, err = run_cli(capsys, *argv, "-q")
+    assert code == 1
+    lines = err.strip().splitlines()
+    assert len(lines) == 1
+    assert message in lines[0]
+
+
+def test_malformed_layout_file_names_the_place(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    bad = tmp_path / "bad.lay"
+    bad.write_text("%%%%%\n%P.x%\n%%%%%\n")
+    code, _, err = run_cli(capsys, "-l", str(bad), "-q")
+    assert code == 1
+    assert f"{bad}:2:4: unknown tile 'x'" in err
+
+
+def test_student_agent_from_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    agent = tmp_path / "my_agents.py"
+    agent.write_text(
+        "class Lazy:\n"
+        "    def __init__(self, patience='1'):\n"
+        "        self.patience = patience\n"
+        "    def get_action(self, state):\n"
+        "        return state.legal_actions(0)[0]\n"
+    )
+    code, out, _ = run_cli(
+        capsys, "-l", "testClassic", "-p", f"{agent}:Lazy", "-a", "patience=3", "-q",
+        "--max-turns", "5", "--seed", "1",
+    )  # fmt: skip
+    assert code == 0
+    assert "Turn limit reached" in out
+
+
+def test_crashing_student_agent_names_file_and_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    agent = tmp_path / "broken.py"
+    agent.write_text("class Broken:\n    def get_action(self, state):\n        return 1 / 0\n")
+    code, _, err = run_cli(capsys, "-p", f"{agent}:Broken", "-q", "--seed", "1")
+    assert code == 1
+    assert "ZeroDivisionError" in err
+    assert f"{agent}:3" in err
+
+
+def test_syntax_error_in_student_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    agent = tmp_path / "typo.py"
+    agent.write_text("class A:\n    def get_action(self, state)\n        pass\n")
+    code, _, err = run_cli(capsys, "-p", f"{agent}:A", "-q")
+    assert code == 1
+    assert f"{agent}:2: syntax error" in err
+
+
+def test_record_and_replay(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    code, out, _ = run_cli(capsys, "-l", "smallClassic", "-p", "GreedyAgent", "-q",
+                           "--seed", "4", "--record", str(path))  # fmt: skip
+    assert code == 0
+    recorded = json.loads(path.read_text())
+    code, out, _ = run_cli(capsys, "--replay", str(path), "--json")
+    assert code == 0
+    assert json.loads(out)["scores"] == [recorded["scores"][-1]]
+    code, out, _ = run_cli(capsys, "--replay", str(path), "-t", "--frame-time", "0")
+    assert code == 0
+    assert "score:" in out
+
+
+def test_record_series_writes_one_file_per_game(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, _, _ = run_cli(capsys, "-l", "smallClassic", "-p", "GreedyAgent", "-q", "-n", "2",
+                         "--seed", "4", "--record", str(tmp_path / "g.json"))  # fmt: skip
+    assert code == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g-1.json", "g-2.json"]
+
+
+def test_replay_of_a_bad_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "x.json"
+    path.write_text("[]")
+    code, _, err = run_cli(capsys, "--replay", str(path), "-q")
+    assert code == 1
+    assert "not a game record" in err
+
+
+def test_lists(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(capsys, "--list-layouts")
+    assert code == 0
+    assert "mediumClassic" in out.split()
+    code, out, _ = run_cli(capsys, "--list-agents")
+    assert code == 0
+    assert "AlphaBetaAgent" in out.split()
+
+
+def test_text_display_shows_boards(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(capsys, "-l", "testClassic", "-p", "GreedyAgent", "-t",
+                           "--frame-time", "0", "--seed", "2")  # fmt: skip
+    assert code == 0
+    assert out.count("score:") >= 2
+
+
+def test_module_entry_point_without_display() -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env["SDL_VIDEODRIVER"] = "dummy"
+    proc = subprocess.run(
+        [sys.executable, "-m", "pacman", "-l", "testClassic", "-p", "GreedyAgent",
+         "--frame-time", "0", "--seed", "1"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "showing the game as text" in proc.stderr
+    assert "Win Rate:" in proc.stdout
