@@ -96,8 +96,9 @@ class ReflexAgent:
 
     def get_action(self, state: GameState) -> Direction:
         """Return the legal action whose successor evaluates best."""
-        actions = [a for a in state.legal_actions(0) if a is not Direction.STOP]
-        actions = actions or list(state.legal_actions(0))
+        legal: tuple[Direction, ...] = state.legal_actions(0)
+        actions: list[Direction] = [a for a in legal if a is not Direction.STOP]
+        actions = actions or list(legal)
         scores = [self.evaluate(state.successor(0, a)) for a in actions]
         best = max(scores)
         return self.rng.choice([a for a, s in zip(actions, scores, strict=True) if s == best])

@@ -117,7 +117,7 @@ def bench_state_bytes(layout: str = "mediumClassic", count: int = 20_000) -> dic
     rng = random.Random(0)
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
-    kept = []
+    kept: list[GameState] = []
     s = start
     agent = 0
     while len(kept) < count:

@@ -204,7 +204,7 @@ class GameState:
         nav = self._nav
         pos = self._pos
         if agent == 0:
-            move = nav.pac_move[pos[0]].get(action)  # type: ignore[call-overload]
+            move = nav.pac_move[pos[0]].get(action)
             if move is None:
                 raise self._illegal(agent, action)
             nxt, facing = move
@@ -263,7 +263,7 @@ class GameState:
             raise ValueError(f"no agent {agent!r}: agents are 0 .. {len(pos) - 1}")
         timer = self._scared[agent]
         _, full, half = nav.ghost[pos[agent]][self._dirs[agent]]
-        move = (half if timer else full).get(action)  # type: ignore[call-overload]
+        move = (half if timer else full).get(action)
         if move is None:
             raise self._illegal(agent, action)
         nxt, facing = move
