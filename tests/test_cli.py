@@ -62,14 +62,31 @@ def test_bad_input_gives_one_line(
     assert message in lines[0]
 
 
-def test_malformed_layout_file_names_the_place(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+BAD_LAYOUTS = [
+    ("%%%%%\n%P.x%\n%%%%%\n", ":2:4: unknown tile 'x'"),
+    ("%%%%%\n%P.%\n%%%%%\n", ":2: ragged row of width 4; line 1 has width 5"),
+    ("%%%%%\n%..G%\n%%%%%\n", ": no Pacman start 'P'"),
+    ("%%%%%\n%P.P%\n%%%%%\n", ":2:4: second Pacman start 'P'"),
+    ("%%%%%\n%P...\n%%%%%\n", ":2:5: border cell is '.'"),
+    ("%%%%%\n.P..%\n%%%%%\n", ":2:1: border cell is '.'"),
+    ("%%.%%\n%P..%\n%%%%%\n", ":1:3: border cell is '.'"),
+    ("", ": empty layout"),
+    ("\n   \n\n", ": empty layout"),
+    ("%%%%%\n%P%G%\n%%%%%\n", ":2: ghost 1 at (3, 1) is walled in"),
+]
+
+
+@pytest.mark.parametrize(("content", "message"), BAD_LAYOUTS)
+def test_malformed_layout_file_gives_one_line_naming_the_place(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, content: str, message: str
 ) -> None:
     bad = tmp_path / "bad.lay"
-    bad.write_text("%%%%%\n%P.x%\n%%%%%\n")
+    bad.write_text(content)
     code, _, err = run_cli(capsys, "-l", str(bad), "-q")
     assert code == 1
-    assert f"{bad}:2:4: unknown tile 'x'" in err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith(f"pacman: error: {bad}{message}")
 
 
 def test_student_agent_from_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
