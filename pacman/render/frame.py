@@ -378,7 +378,7 @@ class FrameRenderer:
         >>> from pacman import GameState
         >>> frame = FrameRenderer(GameState.initial("smallClassic").layout, cell_size=8)
         >>> frame.rgb_array(GameState.initial("smallClassic")).shape
-        (73, 160, 3)
+        (70, 160, 3)
         """
         import numpy as np
 
