@@ -205,7 +205,8 @@ class FrameRenderer:
             self._dot, self._capsule, self._shade = dot, cap, shade
         return self._dot, self._capsule, self._shade
 
-    def _text(self, text: str, color: Color) -> pygame.Surface:
+    def label(self, text: str, color: Color) -> pygame.Surface:
+        """``text`` rendered in the info-bar font (cached; do not draw on the result)."""
         key = (text, color)
         surf = self._text_cache.get(key)
         if surf is None:
@@ -340,7 +341,7 @@ class FrameRenderer:
         surface.fill(BACKGROUND, pg.Rect(0, top, w, self.bar_height))
         pad = max(3, self.cell_size // 4)
         mid = top + self.bar_height / 2
-        score = self._text(f"SCORE: {state.score}", TEXT_COLOR)
+        score = self.label(f"SCORE: {state.score}", TEXT_COLOR)
         surface.blit(score, (pad, mid - score.get_height() / 2))
         parts = []
         if turn is not None:
@@ -352,7 +353,7 @@ class FrameRenderer:
         elif state.is_lose():
             parts.append("GAME OVER")
         if parts:
-            info = self._text("   ".join(parts), INFO_COLOR)
+            info = self.label("   ".join(parts), INFO_COLOR)
             surface.blit(info, (w - pad - info.get_width(), mid - info.get_height() / 2))
 
     # ---------------------------------------------------------------- pixels

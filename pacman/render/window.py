@@ -49,14 +49,16 @@ _SCREEN_SHARE: Final = 0.9
 """At most this share of the desktop's width and height is used by the window."""
 
 
-def display_problem(environ: dict[str, str] | None = None, platform: str | None = None) -> str | None:
+def display_problem(
+    environ: dict[str, str] | None = None, platform: str | None = None
+) -> str | None:
     """Why no window can open here, or ``None`` when a display seems available.
 
     On Linux and the BSDs a window needs an X11 or Wayland display; over SSH and in CI
     there is none. Setting ``SDL_VIDEODRIVER`` (``dummy`` in tests) skips the check.
 
     >>> display_problem({}, "linux")
-    'no display (DISPLAY is not set)'
+    'DISPLAY is not set'
     >>> display_problem({"DISPLAY": ":0"}, "linux") is None
     True
     >>> display_problem({}, "darwin") is None
@@ -68,7 +70,7 @@ def display_problem(environ: dict[str, str] | None = None, platform: str | None 
         return None
     unix = plat.startswith(("linux", "freebsd", "openbsd", "netbsd"))
     if unix and not (env.get("DISPLAY") or env.get("WAYLAND_DISPLAY")):
-        return "no display (DISPLAY is not set)"
+        return "DISPLAY is not set"
     return None
 
 
@@ -198,8 +200,9 @@ class PygameWindow:
         self._pg.display.flip()
 
     def _draw_paused_badge(self) -> None:
-        assert self._renderer is not None and self._screen is not None
-        text = self._renderer._text("PAUSED", (255, 255, 255))
+        assert self._renderer is not None
+        assert self._screen is not None
+        text = self._renderer.label("PAUSED", (255, 255, 255))
         w = self._renderer.size[0]
         self._screen.blit(text, ((w - text.get_width()) // 2, self._renderer.board_height + 2))
 
@@ -363,4 +366,3 @@ def open_window(args: argparse.Namespace) -> PygameWindow:
         frame_time=getattr(args, "frame_time", 0.1),
         overlay=getattr(args, "overlay", False),
     )
-
