@@ -28,10 +28,10 @@ from pacman.core.state import GameState
 from pacman.render import frame as _frame
 from pacman.render.frame import DEFAULT_CELL_SIZE, FrameRenderer
 
-__all__ = ["EXPORT_FORMATS", "ExportError", "export_record", "export_states", "frame_palette"]
+__all__ = ["EXPORT_FORMATS", "ExportError", "export_game", "frame_palette"]
 
 EXPORT_FORMATS: Final = (".gif", ".mp4", ".png")
-"""File suffixes `export_record` can write."""
+"""File suffixes `export_game` can write."""
 
 
 class ExportError(PacmanError, ValueError):
@@ -96,8 +96,8 @@ def _progress_bar(label: str, total: int, enabled: bool | None) -> Any:
     return tick
 
 
-def export_record(
-    record: GameRecord,
+def export_game(
+    game: GameRecord | Sequence[GameState],
     path: str | os.PathLike[str],
     *,
     cell_size: int = DEFAULT_CELL_SIZE,
@@ -105,10 +105,10 @@ def export_record(
     frame: int | None = None,
     progress: bool | None = None,
 ) -> int:
-    """Write ``record`` as a GIF, MP4 or PNG, chosen by the suffix of ``path``.
+    """Write a game as a GIF, MP4 or PNG, chosen by the suffix of ``path``.
 
     Args:
-        record: The game to export.
+        game: A game record (replayed to get its states), or the states of one game.
         path: Output file: ``.gif``, ``.mp4`` or ``.png``.
         cell_size: Pixels per board cell.
         frame_time: Seconds each frame is shown (GIF delay; MP4 runs at ``1 / frame_time``
@@ -125,35 +125,7 @@ def export_record(
             an unwritable file.
         ValueError: If the record cannot be replayed.
     """
-    states = list(replay(record))
-    return export_states(
-        states,
-        path,
-        cell_size=cell_size,
-        frame_time=frame_time,
-        frame=frame,
-        progress=progress,
-    )
-
-
-def export_states(
-    states: Sequence[GameState],
-    path: str | os.PathLike[str],
-    *,
-    cell_size: int = DEFAULT_CELL_SIZE,
-    frame_time: float = 0.1,
-    frame: int | None = None,
-    progress: bool | None = None,
-) -> int:
-    """Write a sequence of states of one game as a GIF, MP4 or PNG (see `export_record`).
-
-    Returns:
-        The number of frames written.
-
-    Raises:
-        ExportError: On an unknown suffix, a frame out of range, a missing encoder or
-            an unwritable file.
-    """
+    states = list(replay(game)) if isinstance(game, GameRecord) else game
     out = Path(path)
     suffix = out.suffix.lower()
     if suffix not in EXPORT_FORMATS:
