@@ -15,6 +15,7 @@ after the ``i``-th move (every agent's move is one frame).
 
 from __future__ import annotations
 
+import importlib
 import os
 import struct
 import sys
@@ -143,20 +144,35 @@ def export_game(
     try:
         if suffix == ".png":
             return _write_png(renderer, states, out, frame)
-        frames = _frames(renderer, states)
         tick = _progress_bar(f"exporting {out.name}", len(states), progress)
-        if suffix == ".gif":
-            return _write_gif(renderer, frames, out, frame_time, tick)
-        return _write_mp4(renderer, frames, out, frame_time, tick)
+        frames = _frames(renderer, states, tick)
+        write = _write_gif if suffix == ".gif" else _write_mp4
+        write(frames, renderer.size, out, frame_time)
+        return len(states)
     except OSError as exc:
         raise ExportError(f"{out}: cannot write: {exc.strerror or exc}") from None
 
 
-def _frames(renderer: FrameRenderer, states: Sequence[GameState]) -> Iterator[bytes]:
-    """Yield each state's frame as packed RGB bytes, with turn numbers in the info bar."""
+def _require(module: str, package: str, what: str) -> Any:
+    """Import an optional encoder module, or say which package to install."""
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise ExportError(
+            f"{what} export needs {package}: pip install 'pacman-multiagent[video]'"
+        ) from None
+
+
+def _frames(renderer: FrameRenderer, states: Sequence[GameState], tick: Any) -> Iterator[bytes]:
+    """Yield each state's frame as packed RGB bytes (turn numbers in the info bar).
+
+    ``tick(done)`` is called once the consumer asks for the frame after, so the progress
+    bar counts frames encoded, not only drawn.
+    """
     n = states[0].num_agents
     for i, state in enumerate(states):
         yield renderer.rgb_bytes(state, turn=(i + n - 1) // n)
+        tick(i + 1)
 
 
 def _write_png(
@@ -197,34 +213,23 @@ def _gif_header(width: int, height: int, palette: list[tuple[int, int, int]]) ->
     )
 
 
-def _write_gif(
-    renderer: FrameRenderer,
-    frames: Iterator[bytes],
-    out: Path,
-    frame_time: float,
-    tick: Any,
-) -> int:
-    try:
-        from PIL import GifImagePlugin, Image
-    except ImportError:
-        raise ExportError(
-            "GIF export needs Pillow: pip install 'pacman-multiagent[video]'"
-        ) from None
+def _write_gif(frames: Iterator[bytes], size: tuple[int, int], out: Path, delay: float) -> None:
+    image = _require("PIL.Image", "Pillow", "GIF")
+    gif = _require("PIL.GifImagePlugin", "Pillow", "GIF")
     import numpy as np
 
-    width, height = renderer.size
+    width, height = size
     colors = frame_palette()
-    palette_image = Image.new("P", (1, 1))
+    palette_image = image.new("P", (1, 1))
     flat = [v for c in colors for v in c]
     palette_image.putpalette(flat + flat[:3] * (256 - len(colors)))
-    delay_ms = max(10, round(frame_time * 1000))
-    count = 0
+    delay_ms = max(10, round(delay * 1000))
     previous: Any = None
     with open(out, "wb") as fp:
         fp.write(_gif_header(width, height, colors))
         for data in frames:
-            rgb = Image.frombuffer("RGB", (width, height), data, "raw", "RGB", 0, 1)
-            indexed = rgb.quantize(palette=palette_image, dither=Image.Dither.NONE)
+            rgb = image.frombuffer("RGB", (width, height), data, "raw", "RGB", 0, 1)
+            indexed = rgb.quantize(palette=palette_image, dither=image.Dither.NONE)
             pixels = np.frombuffer(data, dtype=np.uint8).reshape(height, width * 3)
             if previous is None:
                 box = (0, 0, width, height)
@@ -233,14 +238,9 @@ def _write_gif(
             previous = pixels
             x0, y0 = box[0], box[1]
             part = indexed if box == (0, 0, width, height) else indexed.crop(box)
-            for chunk in GifImagePlugin.getdata(
-                part, offset=(x0, y0), duration=delay_ms, disposal=1
-            ):
+            for chunk in gif.getdata(part, offset=(x0, y0), duration=delay_ms, disposal=1):
                 fp.write(chunk)
-            count += 1
-            tick(count)
         fp.write(b";")
-    return count
 
 
 def _changed_box(before: Any, after: Any, width: int) -> tuple[int, int, int, int]:
@@ -258,27 +258,15 @@ def _changed_box(before: Any, after: Any, width: int) -> tuple[int, int, int, in
 # ---------------------------------------------------------------------- MP4
 
 
-def _write_mp4(
-    renderer: FrameRenderer,
-    frames: Iterator[bytes],
-    out: Path,
-    frame_time: float,
-    tick: Any,
-) -> int:
-    try:
-        import imageio_ffmpeg  # type: ignore[import-untyped]
-    except ImportError:
-        raise ExportError(
-            "MP4 export needs imageio-ffmpeg: pip install 'pacman-multiagent[video]'"
-        ) from None
-    width, height = renderer.size
+def _write_mp4(frames: Iterator[bytes], size: tuple[int, int], out: Path, delay: float) -> None:
+    imageio_ffmpeg = _require("imageio_ffmpeg", "imageio-ffmpeg", "MP4")
+    width, height = size
     # H.264 in yuv420p needs even sizes: pad with background on the right and bottom.
     pad_w, pad_h = width % 2, height % 2
-    size = (width + pad_w, height + pad_h)
     writer = imageio_ffmpeg.write_frames(
         str(out),
-        size,
-        fps=1.0 / frame_time,
+        (width + pad_w, height + pad_h),
+        fps=1.0 / delay,
         codec="libx264",
         pix_fmt_out="yuv420p",
         macro_block_size=1,
@@ -286,15 +274,11 @@ def _write_mp4(
         ffmpeg_log_level="error",
     )
     writer.send(None)
-    count = 0
     try:
         for data in frames:
             writer.send(_pad(data, width, height, pad_w, pad_h) if pad_w or pad_h else data)
-            count += 1
-            tick(count)
     finally:
         writer.close()
-    return count
 
 
 def _pad(data: bytes, width: int, height: int, pad_w: int, pad_h: int) -> bytes:
