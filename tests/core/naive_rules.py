@@ -110,9 +110,7 @@ def legal_actions(state: State, agent: int) -> list[str]:
     x, y = me.pos
     if x != int(x) or y != int(y):
         return [me.direction]  # between grid points: keep going
-    possible = [
-        d for d in ORDER if not state.board.is_wall(x + VECTOR[d][0], y + VECTOR[d][1])
-    ]
+    possible = [d for d in ORDER if not state.board.is_wall(x + VECTOR[d][0], y + VECTOR[d][1])]
     if agent == 0:
         return possible
     possible.remove(STOP)
