@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pacman.core.errors import LayoutError
 from pacman.core.types import Position
@@ -226,6 +226,31 @@ class Layout:
 
     def __repr__(self) -> str:
         return f"Layout(name={self.name!r}, width={self.width}, height={self.height})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickle the text only: the movement tables are rebuilt (once per process and
+        # board, see _unpickle) instead of being copied with every pickled state.
+        return (_unpickle, (self.name, self.rows))
+
+
+_UNPICKLED: dict[tuple[str, tuple[str, ...]], Layout] = {}
+_UNPICKLED_MAX = 64
+
+
+def _unpickle(name: str, rows: tuple[str, ...]) -> Layout:
+    """Rebuild a pickled layout, sharing one object per board within this process.
+
+    States of one game pickled separately (for worker processes) thus unpickle onto a
+    single `Layout` and a single set of movement tables.
+    """
+    key = (name, rows)
+    layout = _UNPICKLED.get(key)
+    if layout is None:
+        if len(_UNPICKLED) >= _UNPICKLED_MAX:
+            _UNPICKLED.clear()
+        layout = Layout.from_text("\n".join(rows), name=name)
+        _UNPICKLED[key] = layout
+    return layout
 
 
 def _builtin_dirs() -> list[Path]:
