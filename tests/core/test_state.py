@@ -519,7 +519,8 @@ def test_equality_ignores_whose_turn() -> None:
     assert a != b  # the score differs by one time penalty
     c = play(DEAD_END.replace("G", " "), "East Stop")
     d = play(DEAD_END.replace("G", " "), "Stop East")
-    assert c == d and hash(c) == hash(d)
+    assert c == d
+    assert hash(c) == hash(d)
 
 
 def test_states_of_different_layouts_differ() -> None:
@@ -631,7 +632,8 @@ def test_random_playouts_follow_the_rules(name: str, seed: int) -> None:
         again = state.successor(agent, action)
         assert snapshot(state) == frozen
         # Deterministic and value-typed: equal results, equal hashes.
-        assert again == nxt and hash(again) == hash(nxt)
+        assert again == nxt
+        assert hash(again) == hash(nxt)
         # Legal actions come in the classic order.
         legal = state.legal_actions(agent)
         assert list(legal) == [a for a in ACTION_ORDER if a in legal]
@@ -644,7 +646,8 @@ def test_random_playouts_follow_the_rules(name: str, seed: int) -> None:
 def test_pickling_round_trips(name: str, seed: int) -> None:
     for state, agent, _, nxt in walk(name, seed, 120)[::7]:
         copy = pickle.loads(pickle.dumps(state))
-        assert copy == state and hash(copy) == hash(state)
+        assert copy == state
+        assert hash(copy) == hash(state)
         assert snapshot(copy) == snapshot(state)
         assert copy.legal_actions(agent) == state.legal_actions(agent)
         for action in state.legal_actions(agent):
