@@ -81,7 +81,7 @@ class Layout:
         while numbered and not numbered[-1][1].strip():
             numbered.pop()
         if not numbered:
-            raise LayoutError(f"{where}: empty layout (no rows)")
+            raise LayoutError(f"{where}:1:1: empty layout (no rows)")
 
         rows: list[str] = []
         width = -1
@@ -98,8 +98,9 @@ class Layout:
             if width < 0:
                 width, width_line = len(row), line_no
             elif len(row) != width:
+                col = offset + min(len(row), width) + 1  # where the two rows stop agreeing
                 raise LayoutError(
-                    f"{where}:{line_no}: ragged row of width {len(row)}; "
+                    f"{where}:{line_no}:{col}: ragged row of width {len(row)}; "
                     f"line {width_line} has width {width}"
                 )
             rows.append(row)
@@ -139,14 +140,17 @@ class Layout:
                 elif ch in _GHOST_KEYS:
                     ghosts.append((_GHOST_KEYS[ch], x, y))
         if pacman is None:
-            raise LayoutError(f"{where}: no Pacman start 'P' in the layout")
+            first_line = numbered[0][0]
+            raise LayoutError(f"{where}:{first_line}:1: no Pacman start 'P' in the layout")
         ghosts.sort()
         ghost_starts = tuple((x, y) for _, x, y in ghosts)
         for number, (x, y) in enumerate(ghost_starts, start=1):
             if all((x + dx, y + dy) in walls for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))):
-                line_no = numbered[height - 1 - y][0]
+                line_no, line = numbered[height - 1 - y]
+                col = len(line) - len(line.lstrip()) + x + 1
                 raise LayoutError(
-                    f"{where}:{line_no}: ghost {number} at {(x, y)} is walled in and cannot move"
+                    f"{where}:{line_no}:{col}: ghost {number} at {(x, y)} is walled in "
+                    "and cannot move"
                 )
         return cls(
             name=name,
