@@ -449,6 +449,8 @@ ILLEGAL = [
     ("ghost reverses", OPEN, "Stop East", 1, "West", "['East', 'North', 'South']"),
     ("ghost turns between grid points", OPEN_CAPSULE, "East West", 1, "North", "['West']"),
     ("not a direction", OPEN, "", 0, "Up", "['West', 'Stop', 'East', 'North', 'South']"),
+    ("not even a string", OPEN, "", 0, ["East"], "['West', 'Stop', 'East', 'North', 'South']"),
+    ("ghost given nothing", OPEN, "", 1, None, "['West', 'East', 'North', 'South']"),
 ]
 
 
@@ -458,7 +460,7 @@ ILLEGAL = [
     ids=[r[0] for r in ILLEGAL],
 )
 def test_illegal_action_names_action_agent_and_legal_actions(
-    layout: str, moves: str, agent: int, action: str, legal: str
+    layout: str, moves: str, agent: int, action: object, legal: str
 ) -> None:
     s = play(layout, moves)
     with pytest.raises(IllegalActionError) as info:
