@@ -4,10 +4,10 @@ Figures:
 
 - ``successors``: successors generated per second by an unpruned depth-limited minimax
   from the start state (the harness of ``shared/bench/proj_nodes.py``: one node per
-  successor call; ``is_win``/``is_lose``/``score`` at the leaves), on the layouts and
-  depths the project's speed goal names. A single search at these depths takes only
-  milliseconds, so each is repeated for about ``--seconds``; the median run is the
-  figure, the best run is reported beside it.
+  successor call; ``is_win``/``is_lose``/``score`` at the leaves), on every shipped
+  layout. A single search takes milliseconds, so each is repeated for about
+  ``--seconds`` (at least three runs); the median run is the figure, the best run is
+  reported beside it.
 - ``game``: full headless games of `GreedyAgent` against `DirectionalGhost` on
   mediumClassic: Pacman turns and agent moves per second.
 - ``state_bytes``: memory per state, measured with ``tracemalloc`` over many successors
@@ -34,13 +34,20 @@ from pacman.core.state import GameState
 __all__ = ["SUCCESSOR_CASES", "bench_game", "bench_state_bytes", "bench_successors", "main"]
 
 SUCCESSOR_CASES: tuple[tuple[str, int], ...] = (
-    ("smallClassic", 3),
-    ("mediumClassic", 3),
-    ("originalClassic", 2),
-    ("trickyClassic", 2),
+    ("capsuleClassic", 4),
+    ("contestClassic", 3),
+    ("mediumClassic", 4),
     ("minimaxClassic", 4),
+    ("openClassic", 4),
+    ("originalClassic", 3),
+    ("powerClassic", 3),
+    ("smallClassic", 4),
+    ("testClassic", 4),
+    ("trappedClassic", 6),
+    ("trickyClassic", 3),
 )
-"""(layout, depth) pairs of the successor benchmark."""
+"""(layout, depth) pairs of the successor benchmark: every shipped layout, each at a
+depth whose full tree takes milliseconds to a few tenths of a second to generate."""
 
 
 def _minimax_count(state: GameState, depth: int) -> int:

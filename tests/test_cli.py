@@ -64,15 +64,15 @@ def test_bad_input_gives_one_line(
 
 BAD_LAYOUTS = [
     ("%%%%%\n%P.x%\n%%%%%\n", ":2:4: unknown tile 'x'"),
-    ("%%%%%\n%P.%\n%%%%%\n", ":2: ragged row of width 4; line 1 has width 5"),
-    ("%%%%%\n%..G%\n%%%%%\n", ": no Pacman start 'P'"),
+    ("%%%%%\n%P.%\n%%%%%\n", ":2:5: ragged row of width 4; line 1 has width 5"),
+    ("%%%%%\n%..G%\n%%%%%\n", ":1:1: no Pacman start 'P'"),
     ("%%%%%\n%P.P%\n%%%%%\n", ":2:4: second Pacman start 'P'"),
     ("%%%%%\n%P...\n%%%%%\n", ":2:5: border cell is '.'"),
     ("%%%%%\n.P..%\n%%%%%\n", ":2:1: border cell is '.'"),
     ("%%.%%\n%P..%\n%%%%%\n", ":1:3: border cell is '.'"),
-    ("", ": empty layout"),
-    ("\n   \n\n", ": empty layout"),
-    ("%%%%%\n%P%G%\n%%%%%\n", ":2: ghost 1 at (3, 1) is walled in"),
+    ("", ":1:1: empty layout"),
+    ("\n   \n\n", ":1:1: empty layout"),
+    ("%%%%%\n%P%G%\n%%%%%\n", ":2:4: ghost 1 at (3, 1) is walled in"),
 ]
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pacman.core.errors import LayoutError
 from pacman.core.types import Position
@@ -81,7 +81,7 @@ class Layout:
         while numbered and not numbered[-1][1].strip():
             numbered.pop()
         if not numbered:
-            raise LayoutError(f"{where}: empty layout (no rows)")
+            raise LayoutError(f"{where}:1:1: empty layout (no rows)")
 
         rows: list[str] = []
         width = -1
@@ -98,8 +98,9 @@ class Layout:
             if width < 0:
                 width, width_line = len(row), line_no
             elif len(row) != width:
+                col = offset + min(len(row), width) + 1  # where the two rows stop agreeing
                 raise LayoutError(
-                    f"{where}:{line_no}: ragged row of width {len(row)}; "
+                    f"{where}:{line_no}:{col}: ragged row of width {len(row)}; "
                     f"line {width_line} has width {width}"
                 )
             rows.append(row)
@@ -139,14 +140,17 @@ class Layout:
                 elif ch in _GHOST_KEYS:
                     ghosts.append((_GHOST_KEYS[ch], x, y))
         if pacman is None:
-            raise LayoutError(f"{where}: no Pacman start 'P' in the layout")
+            first_line = numbered[0][0]
+            raise LayoutError(f"{where}:{first_line}:1: no Pacman start 'P' in the layout")
         ghosts.sort()
         ghost_starts = tuple((x, y) for _, x, y in ghosts)
         for number, (x, y) in enumerate(ghost_starts, start=1):
             if all((x + dx, y + dy) in walls for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))):
-                line_no = numbered[height - 1 - y][0]
+                line_no, line = numbered[height - 1 - y]
+                col = len(line) - len(line.lstrip()) + x + 1
                 raise LayoutError(
-                    f"{where}:{line_no}: ghost {number} at {(x, y)} is walled in and cannot move"
+                    f"{where}:{line_no}:{col}: ghost {number} at {(x, y)} is walled in "
+                    "and cannot move"
                 )
         return cls(
             name=name,
@@ -226,6 +230,31 @@ class Layout:
 
     def __repr__(self) -> str:
         return f"Layout(name={self.name!r}, width={self.width}, height={self.height})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickle the text only: the movement tables are rebuilt (once per process and
+        # board, see _unpickle) instead of being copied with every pickled state.
+        return (_unpickle, (self.name, self.rows))
+
+
+_UNPICKLED: dict[tuple[str, tuple[str, ...]], Layout] = {}
+_UNPICKLED_MAX = 64
+
+
+def _unpickle(name: str, rows: tuple[str, ...]) -> Layout:
+    """Rebuild a pickled layout, sharing one object per board within this process.
+
+    States of one game pickled separately (for worker processes) thus unpickle onto a
+    single `Layout` and a single set of movement tables.
+    """
+    key = (name, rows)
+    layout = _UNPICKLED.get(key)
+    if layout is None:
+        if len(_UNPICKLED) >= _UNPICKLED_MAX:
+            _UNPICKLED.clear()
+        layout = Layout.from_text("\n".join(rows), name=name)
+        _UNPICKLED[key] = layout
+    return layout
 
 
 def _builtin_dirs() -> list[Path]:

@@ -204,7 +204,10 @@ class GameState:
         nav = self._nav
         pos = self._pos
         if agent == 0:
-            move = nav.pac_move[pos[0]].get(action)
+            try:
+                move = nav.pac_move[pos[0]].get(action)
+            except TypeError:  # unhashable: not an action at all
+                move = None
             if move is None:
                 raise self._illegal(agent, action)
             nxt, facing = move
@@ -263,7 +266,10 @@ class GameState:
             raise ValueError(f"no agent {agent!r}: agents are 0 .. {len(pos) - 1}")
         timer = self._scared[agent]
         _, full, half = nav.ghost[pos[agent]][self._dirs[agent]]
-        move = (half if timer else full).get(action)
+        try:
+            move = (half if timer else full).get(action)
+        except TypeError:
+            move = None
         if move is None:
             raise self._illegal(agent, action)
         nxt, facing = move

@@ -223,3 +223,56 @@ def test_generated_counts_every_successor_call() -> None:
     game = lecture_tree()
     result = alpha_beta(game.root, depth=1, evaluate=game.evaluate)
     assert result.generated == len(ALL - {"I", "J"}) - 1
+
+
+def max_node_bound_tree(g1: float) -> TreeGame:
+    # Depth 2 with two agents: A (max) -> B (min) -> D, E (max) -> terminal leaves.
+    # D = max(3, 5) = 5 sets B's beta to 5; at E the first leaf G1 is compared with it.
+    edges = [
+        ("A", "left", "B"), ("A", "right", "C"),
+        ("B", "b1", "D"), ("B", "b2", "E"),
+        ("D", "d1", "F1"), ("D", "d2", "F2"),
+        ("E", "e1", "G1"), ("E", "e2", "G2"),
+    ]  # fmt: skip
+    values = {"C": 4, "F1": 3, "F2": 5, "G1": g1, "G2": 1}
+    leaves = ["C", "F1", "F2", "G1", "G2"]
+    return TreeGame.from_edges("A", edges, values, num_agents=2, win_states=leaves)
+
+
+MAX_BOUND_CASES = [
+    # (search, G1, action, value, generated)
+    # G1 == beta: a max node does not prune on equality, so G2 is generated.
+    (alpha_beta, 5, "left", 5, set("ABCDE") | {"F1", "F2", "G1", "G2"}),
+    # G1 > beta: cut-off, G2 is never generated.
+    (alpha_beta, 6, "left", 5, set("ABCDE") | {"F1", "F2", "G1"}),
+    (minimax, 6, "left", 5, set("ABCDE") | {"F1", "F2", "G1", "G2"}),
+    # G1 < beta: E = max(4, 1) = 4 < 5, B = 4 ties with C = 4: the first action wins.
+    (alpha_beta, 4, "left", 4, set("ABCDE") | {"F1", "F2", "G1", "G2"}),
+    (minimax, 4, "left", 4, set("ABCDE") | {"F1", "F2", "G1", "G2"}),
+]
+
+
+@pytest.mark.parametrize(("search", "g1", "action", "value", "generated"), MAX_BOUND_CASES)
+def test_equality_at_a_max_node_bound(
+    search: Search, g1: float, action: str, value: float, generated: set[str]
+) -> None:
+    got_action, got_value, seen = run(search, max_node_bound_tree(g1), 2)
+    assert (got_action, got_value) == (action, value)
+    assert seen == generated
+
+
+def test_expectimax_ties_go_to_the_first_action() -> None:
+    # B averages (2 + 6) / 2 = 4, C averages (4 + 4) / 2 = 4, D is worse: B wins the tie.
+    edges = [
+        ("A", "x", "B"), ("A", "y", "C"), ("A", "z", "D"),
+        ("B", "1", "E"), ("B", "2", "F"), ("C", "1", "G"), ("C", "2", "H"),
+        ("D", "1", "I"),
+    ]  # fmt: skip
+    values = {"E": 2, "F": 6, "G": 4, "H": 4, "I": 3}
+    game = TreeGame.from_edges("A", edges, values, num_agents=2)
+    action, value, seen = run(expectimax, game, 1)
+    assert (action, value) == ("x", 4)
+    assert seen == set("ABCDEFGHI")
+    # Reordering the root's children moves the tie to the new first action.
+    swapped = TreeGame.from_edges("A", [edges[1], edges[0], *edges[2:]], values, num_agents=2)
+    assert run(expectimax, swapped, 1)[0] == "y"
