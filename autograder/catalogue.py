@@ -269,6 +269,13 @@ BUGS: dict[str, Bug] = {
     bug.name: bug
     for bug in (
         Bug(
+            "value-not-action",
+            "the agent returns the value of the root instead of the best action",
+            "keep track of the action that gave the best value and return that action",
+            _ALL,
+            Flaws(return_value=True),
+        ),
+        Bug(
             "depth-per-agent",
             "depth is decremented after every agent's move instead of after a full ply",
             "one unit of depth is Pacman plus every ghost: decrement only when the turn "
@@ -352,16 +359,13 @@ BUGS: dict[str, Bug] = {
             ("expectimax",),
             Flaws(chance_as_min=True),
         ),
-        Bug(
-            "value-not-action",
-            "the agent returns the value of the root instead of the best action",
-            "keep track of the action that gave the best value and return that action",
-            _ALL,
-            Flaws(return_value=True),
-        ),
     )
 }
-"""The catalogue, in the order `diagnose` tries it (the first match wins)."""
+"""The catalogue, in the order `diagnose` tries it (the first match wins).
+
+``value-not-action`` comes first: when the agent returned nothing usable, a generated
+set that is exactly right is best explained by a value returned in place of the action.
+"""
 
 
 class _Mismatch(Exception):
