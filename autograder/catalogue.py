@@ -450,7 +450,7 @@ def diagnose_all(
             return False
         return seen == student and (action is None or _same_action(result.action, action))
 
-    if reproduces(Flaws()):
+    if action is not None and reproduces(Flaws()):
         return []  # the answer is correct: on this tree the bugs below are invisible
     return [
         bug

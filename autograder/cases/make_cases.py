@@ -76,6 +76,7 @@ D d3 M
 
 
 def lecture_values(h: int) -> str:
+    """The leaf values of the textbook tree, with H set to ``h``."""
     return f"E 3\nF 12\nG 8\nH {h}\nI 4\nJ 6\nK 14\nL 5\nM 2\n"
 
 
@@ -232,8 +233,7 @@ HAND = [
     ),
     Spec(
         "tied-root-expectimax",
-        "Under expectimax the first two actions have the same average; minimax breaks "
-        "the tie.",
+        "Under expectimax the first two actions have the same average; minimax breaks the tie.",
         1,
         2,
         "A West B\nA East C\nA North D\nB West E\nB East F\nC West G\nC East H\n"
@@ -251,8 +251,7 @@ HAND = [
     ),
     Spec(
         "lose-trap-depth-2",
-        "A lost state two moves down still lists moves: it must be evaluated, not "
-        "expanded.",
+        "A lost state two moves down still lists moves: it must be evaluated, not expanded.",
         2,
         2,
         "A West B\nA East C\nB West D\nB East E\nC West F\nC East G\n"
@@ -280,8 +279,7 @@ HAND = [
     ),
     Spec(
         "win-at-pacman-turn",
-        "Pacman wins after one ply on the left: the won state is scored, not searched "
-        "further.",
+        "Pacman wins after one ply on the left: the won state is scored, not searched further.",
         2,
         2,
         "A West B\nA East C\nB West D\nB East E\nC West F\nC East G\n"
@@ -413,6 +411,7 @@ def depth_turns(depth: int, agents: int) -> dict[str, int]:
 
 
 def chain_spec(depth: int, agents: int) -> Spec:
+    """Chains from the root, each worth 100 at the move count where one search scores."""
     turns = sorted(set(depth_turns(depth, agents).values()))
     longest = max(turns)
     names = _names()
@@ -455,8 +454,12 @@ CHAINS = [chain_spec(d, n) for n, d in [(2, 2), (2, 3), (2, 4), (3, 1), (3, 2), 
 
 
 def random_spec(seed: int, agents: int, depth: int, budget: int = 60) -> Spec:
-    """A random tree: every state valued, some terminals above the limit (some with
-    trap moves), and an extra ply under some leaves to expose searches that go deeper."""
+    """A seeded random tree with every state valued.
+
+    Some states above the limit are won or lost (some of them still listing a trap
+    move), and some leaves have one more ply below them to expose searches that go
+    deeper than asked.
+    """
     rng = random.Random(seed)
     names = _names()
     start = next(names)
@@ -490,12 +493,9 @@ def random_spec(seed: int, agents: int, depth: int, budget: int = 60) -> Spec:
             if rng.random() < 0.6:  # a trap: the game is over but the state lists a move
                 add(name, moves, 1, -1)
         elif turn < limit:
-            if count >= budget:
-                width = 1
-            else:
-                width = rng.randint(2, 3) if agent == 0 else rng.randint(1, 2)
+            width = 1 if count >= budget else rng.randint(2, 3) if agent == 0 else rng.randint(1, 2)
             add(name, moves, width, turn + 1)
-        elif turn == limit and rng.random() < 0.5 or limit < turn < limit + agents:
+        elif (turn == limit and rng.random() < 0.5) or limit < turn < limit + agents:
             add(name, moves, 1, turn + 1)  # one more ply below the limit
     return Spec(
         f"random-{agents}agents-depth{depth}-seed{seed}",
@@ -552,7 +552,8 @@ def _game(spec: Spec) -> TreeGame:
 
 def _computed_tags(spec: Spec, algorithm: str, game: TreeGame) -> list[str]:
     tags = [f"depth-{spec.depth}"]
-    tags.append({1: "one-agent", 2: "two-agents", 3: "three-agents"}.get(spec.agents, "many-agents"))
+    named = {1: "one-agent", 2: "two-agents", 3: "three-agents"}
+    tags.append(named.get(spec.agents, "many-agents"))
     limit = spec.depth * spec.agents
 
     def terminal_above(name: str, turn: int) -> bool:
@@ -606,6 +607,7 @@ def _block(text: str) -> str:
 
 
 def write(spec: Spec, algorithm: str) -> Path:
+    """Write ``spec`` as the case file of ``algorithm``, without its answer."""
     game = _game(spec)
     tags = list(dict.fromkeys([*spec.tags, *_computed_tags(spec, algorithm, game)]))
     diagram = spec.diagram.strip("\n") or draw_tree(game, spec.depth, algorithm=algorithm)
@@ -631,6 +633,7 @@ def write(spec: Spec, algorithm: str) -> Path:
 
 
 def main() -> None:
+    """Write every case, delete stale ones, and fill in the answers."""
     written = set()
     for spec in [*HAND, *CHAINS, *RANDOM]:
         for algorithm in spec.algorithms:
