@@ -36,6 +36,7 @@ into the same `TreeCase` (see `autograder.classic_format`).
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from collections.abc import Callable, Collection, Iterable
@@ -447,7 +448,10 @@ def read_tree_case(path: Path, *, name: str | None = None) -> TreeCase:
     if path.suffix == ".test":
         from autograder.classic_format import read_graph_game_tree_test
 
-        return read_graph_game_tree_test(path, name=name)
+        case = read_graph_game_tree_test(path, name=name)
+        if case is None:
+            raise CaseFormatError(f"{path}:1: not a GraphGameTreeTest")
+        return case
     return parse_tree_case(_read_text(path), path=path, name=name)
 
 
@@ -674,13 +678,14 @@ def check_tree_case(
 
 def _rewrite_toml(text: str, action: str, generated: frozenset[str]) -> str:
     lines = {
-        "expected_action": f'expected_action = "{action}"',
-        "expected_generated": f'expected_generated = "{" ".join(sorted(generated))}"',
+        "expected_action": f"expected_action = {json.dumps(action)}",
+        "expected_generated": f"expected_generated = {json.dumps(' '.join(sorted(generated)))}",
     }
     for key, line in lines.items():
         pattern = re.compile(rf"^{key}\s*=.*$", re.MULTILINE)
-        if pattern.search(text):
-            text = pattern.sub(lambda _m, line=line: line, text, count=1)
+        found = pattern.search(text)
+        if found:
+            text = text[: found.start()] + line + text[found.end() :]
         else:
             text = text.rstrip("\n") + "\n" + line + "\n"
     return text
