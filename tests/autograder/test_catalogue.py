@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from agents.evaluation import score_evaluation
 from agents.search import SearchResult, alpha_beta, expectimax, minimax
 from autograder.catalogue import BUGS, Flaws, diagnose, diagnose_all, flawed_search
-from autograder.tree import TreeGame
 from autograder.tree_cases import ALGORITHMS, TreeCase, check_tree_case, load_tree_cases
 from pacman import GameState
+from tests.agents.test_search import random_tree
 
 CASES = {case.name: case for algorithm in ALGORITHMS for case in load_tree_cases(algorithm)}
 REFERENCE: dict[str, Callable[..., SearchResult]] = {
@@ -154,37 +154,6 @@ def test_none_action_with_right_states_reads_as_value_returned() -> None:
     bug = diagnose(case, "minimax", action=None, generated=case.expected_generated)
     assert bug is not None
     assert bug.name == "value-not-action"
-
-
-def random_tree(rng: random.Random, num_agents: int, depth: int) -> TreeGame:
-    edges: list[tuple[str, str, str]] = []
-    values: dict[str, float] = {}
-    terminal: list[str] = []
-    counter = 0
-
-    def grow(name: str, turn: int) -> None:
-        nonlocal counter
-        values[name] = rng.randint(-3, 3)
-        if turn == depth * num_agents:
-            return
-        if turn > 0 and rng.random() < 0.1:
-            terminal.append(name)
-            return
-        for a in range(rng.randint(1, 3)):
-            counter += 1
-            child = f"n{counter}"
-            edges.append((name, f"a{a}", child))
-            grow(child, turn + 1)
-
-    grow("root", 0)
-    return TreeGame.from_edges(
-        "root",
-        edges,
-        values,
-        num_agents=num_agents,
-        win_states=terminal[::2],
-        lose_states=terminal[1::2],
-    )
 
 
 @settings(max_examples=150, deadline=None)
