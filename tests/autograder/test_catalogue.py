@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from agents.evaluation import score_evaluation
 from agents.search import SearchResult, alpha_beta, expectimax, minimax
 from autograder.catalogue import BUGS, Flaws, diagnose, diagnose_all, flawed_search
+from autograder.tree import TreeGame
 from autograder.tree_cases import ALGORITHMS, TreeCase, check_tree_case, load_tree_cases
 from pacman import GameState
 from tests.agents.test_search import random_tree
@@ -186,6 +187,14 @@ def test_flawless_variant_is_the_reference(
     assert (var.action, var.value, var.generated) == (ref.action, ref.value, ref.generated)
 
 
+def reference_answer(algorithm: str, game: TreeGame, depth: int) -> tuple[str, set[str]]:
+    seen = {game.start}
+    result = REFERENCE[algorithm](
+        game.root, depth=depth, evaluate=game.evaluate, observe=lambda s: seen.add(s.name)
+    )
+    return str(result.action), seen
+
+
 # --- real Pacman states --------------------------------------------------------------
 
 
@@ -233,3 +242,34 @@ def test_real_reference_answer_is_not_a_bug() -> None:
     state = GameState.initial("testClassic")
     action, seen = real_run(alpha_beta, state)
     assert diagnose(state, "alpha_beta", 2, score_evaluation, action, seen) is None
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    num_agents=st.integers(1, 4),
+    depth=st.integers(1, 3),
+    bug=st.sampled_from(sorted(BUGS)),
+)
+def test_diagnosis_always_includes_the_bug_that_gave_a_wrong_answer(
+    seed: int, num_agents: int, depth: int, bug: str
+) -> None:
+    game = random_tree(random.Random(seed), num_agents, depth)
+    if not game.children("root"):
+        return
+    for algorithm in BUGS[bug].algorithms:
+        seen = {"root"}
+        try:
+            result = BUGS[bug].search_for(algorithm)(
+                game.root,
+                depth=depth,
+                evaluate=game.evaluate,
+                observe=lambda s, add=seen.add: add(s.name),
+            )
+        except ValueError:
+            continue  # one ply too shallow at depth 1
+        found = diagnose_all(game.root, algorithm, depth, game.evaluate, result.action, seen)
+        if (str(result.action), seen) == reference_answer(algorithm, game, depth):
+            assert found == []
+        else:
+            assert BUGS[bug] in found
