@@ -420,7 +420,7 @@ def chain_spec(depth: int, agents: int) -> Spec:
     for t_pay in turns:
         action = f"t{t_pay}"
         prev = "A"
-        row = [f"{action}:"]
+        row = []
         for t in range(1, longest + 1):
             name = next(names)
             tree.append(f"{prev} {action if t == 1 else 'go'} {name}")
@@ -428,7 +428,7 @@ def chain_spec(depth: int, agents: int) -> Spec:
             values.append(f"{name} {value}")
             row.append(f"{name}={value}" if t == t_pay else name)
             prev = name
-        rows.append(" - ".join(row))
+        rows.append(f"A -{action}-> " + " - ".join(row))
     diagram = (
         f"Root A has one chain per action; chain tK is worth 100 only after K moves\n"
         f"(the reference scores after {depth} x {agents} = {depth * agents} moves).\n"
