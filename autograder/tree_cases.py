@@ -84,6 +84,7 @@ _KEYS = {
 }
 _REQUIRED = ("description", "algorithm", "depth", "agents", "start", "tree", "values")
 _NAME = re.compile(r"[^\s#]+")
+_KINDS = {int: "a whole number", str: "a string", list: "a list"}
 
 
 @dataclass(frozen=True)
@@ -361,7 +362,7 @@ def parse_tree_case(
     def get(key: str, kind: type, default: Any = None) -> Any:
         value = data.get(key, default)
         if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-            raise CaseFormatError(f"{at(key)}: {key} must be a {kind.__name__}, got {value!r}")
+            raise CaseFormatError(f"{at(key)}: {key} must be {_KINDS[kind]}, got {value!r}")
         return value
 
     algorithm = get("algorithm", str)
