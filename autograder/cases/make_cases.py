@@ -189,6 +189,30 @@ HAND = [
 """,
     ),
     Spec(
+        "equal-bound-at-max-node",
+        "A Pacman node two moves down reaches a value equal to beta: it must keep "
+        "searching.",
+        2,
+        2,
+        "A a1 B\nA a2 C\nB b1 D\nB b2 E\nC c1 I\n"
+        "D d1 F\nE e1 G\nE e2 H\nI i1 M\n"
+        "F f1 J\nG g1 K\nH h1 L\nM m1 N\n",
+        "J 5\nK 5\nL 7\nN 2\n",
+        ("lecture", "equal-bound"),
+        diagram=r"""
+                 A                 max
+            a1/     \a2
+             B        C            ghost
+          b1/ \b2      |c1
+           D    E      I           max     (beta = 5 at E after D = 5)
+          d1| e1/ \e2   |i1
+           F   G   H   M           ghost
+           |   |   |   |
+           J   K   L   N
+           5   5   7   2
+""",
+    ),
+    Spec(
         "tied-root",
         "The first two root actions are worth the same; the first in legal order wins.",
         1,

@@ -60,6 +60,7 @@ INTENDED_ONE = [
     ("no-terminal-check", "alpha_beta", "lose-next-to-root"),
     ("prune-on-equality", "alpha_beta", "lecture-3x3-equal-bound"),
     ("prune-on-equality", "alpha_beta", "tied-root"),
+    ("prune-on-equality", "alpha_beta", "equal-bound-at-max-node"),
     ("bounds-not-passed", "alpha_beta", "random-2agents-depth3-seed4"),
     ("bounds-not-passed", "alpha_beta", "random-3agents-depth2-seed7"),
     ("generate-before-pruning", "alpha_beta", "two-ghosts-depth-1"),

@@ -91,6 +91,25 @@ def test_tags_agree_with_the_tree(case: TreeCase) -> None:
         assert case.expected_generated < reference_run(case, "minimax")[1]
 
 
+@pytest.mark.parametrize("case", load_tree_cases("expectimax"), ids=lambda c: c.name)
+def test_expectimax_answers_do_not_hang_on_rounding(case: TreeCase) -> None:
+    # Students average as sum / n or as sum of p * v with p = 1 / n; both must agree.
+    game, n = case.game, case.game.num_agents
+
+    def value(name: str, turn: int, weighted: bool) -> float:
+        if name in game.win_states or name in game.lose_states or turn == case.depth * n:
+            return game.evaluation[name]
+        kids = [value(c, turn + 1, weighted) for _, c in game.children(name)]
+        if turn % n == 0:
+            return max(kids)
+        return sum(k * (1 / len(kids)) for k in kids) if weighted else sum(kids) / len(kids)
+
+    for weighted in (False, True):
+        root = [(value(c, 1, weighted), a) for a, c in game.children(game.start)]
+        best = max(v for v, _ in root)
+        assert next(a for v, a in root if v == best) == case.expected_action
+
+
 def test_case_files_are_package_data() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())
     patterns = config["tool"]["setuptools"]["package-data"]["autograder"]
