@@ -34,7 +34,16 @@ from autograder.tree import TreeState
 if TYPE_CHECKING:
     from autograder.tree_cases import TreeCase
 
-__all__ = ["BUGS", "Bug", "SearchFn", "diagnose", "diagnose_all", "flawed_search"]
+__all__ = [
+    "BUGS",
+    "Bug",
+    "Flaws",
+    "SearchFn",
+    "closest_bug",
+    "diagnose",
+    "diagnose_all",
+    "flawed_search",
+]
 
 _ALGORITHMS = ("minimax", "alpha_beta", "expectimax")
 _INF = math.inf
@@ -478,3 +487,54 @@ def diagnose(
     """
     matches = diagnose_all(target, algorithm, depth, evaluate, action, generated, bugs=bugs)
     return matches[0] if matches else None
+
+
+def closest_bug(
+    target: TreeCase | Any,
+    algorithm: str,
+    depth: int | None = None,
+    evaluate: Callable[[Any], float] | None = None,
+    action: Any = None,
+    generated: Collection[Hashable] = (),
+) -> Bug | None:
+    """The bug whose answer is nearest the student's, when none matches exactly.
+
+    The distance counts the states one generates and the other does not, plus one for a
+    different action. A bug is returned only if it is strictly nearer the student's
+    answer than the reference is, so a student with two mistakes learns of one. Unlike
+    `diagnose`, every variant runs to the end: meant for small trees.
+
+    Takes the same arguments as `diagnose_all`.
+    """
+    game = getattr(target, "game", None)
+    root = game.root if game is not None else target
+    if game is not None:
+        depth = target.depth if depth is None else depth
+        evaluate = game.evaluate if evaluate is None else evaluate
+    if depth is None or evaluate is None:
+        raise ValueError("closest_bug needs depth and evaluate for a state that is not a case")
+    student = {_key(s) for s in generated} | {_key(root)}
+
+    def distance(flaws: Flaws) -> float:
+        seen = {_key(root)}
+        try:
+            result = flawed_search(
+                root,
+                algorithm=algorithm,
+                depth=depth,
+                evaluate=evaluate,
+                observe=lambda s: seen.add(_key(s)),
+                flaws=flaws,
+            )
+        except Exception:  # a variant that cannot run here is no candidate
+            return math.inf
+        wrong_action = action is None or not _same_action(result.action, action)
+        return len(seen ^ student) + wrong_action
+
+    best, best_distance = None, distance(Flaws())
+    for bug in BUGS.values():
+        if bug.applies_to(algorithm):
+            d = distance(bug.flaws)
+            if d < best_distance:
+                best, best_distance = bug, d
+    return best

@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.search import alpha_beta, expectimax, minimax
-from autograder.catalogue import diagnose_all
+from autograder.catalogue import closest_bug, diagnose_all
 from autograder.diagram import draw_tree
 from autograder.results import CaseFormatError, TestResult
 from autograder.tree import TreeGame
@@ -576,6 +576,44 @@ def _marks(case: TreeCase, got: frozenset[str]) -> dict[str, str]:
     return marks
 
 
+def _observations(case: TreeCase, got: frozenset[str]) -> list[str]:
+    """Plain facts about where the student's search went wrong, bug or no bug."""
+    game, n = case.game, case.game.num_agents
+    limit = case.depth * n
+    turn, parent = {game.start: 0}, {}
+    todo = [game.start]
+    while todo:
+        name = todo.pop()
+        for _, child in game.children(name):
+            if child not in turn:
+                turn[child], parent[child] = turn[name] + 1, name
+                todo.append(child)
+    terminal = game.win_states | game.lose_states
+    extra = got - case.expected_generated
+    facts = []
+    under_terminal = sorted(x for x in extra if parent.get(x) in terminal)
+    if under_terminal:
+        facts.append(
+            "You expanded won or lost states: "
+            + ", ".join(f"{x} (below {parent[x]})" for x in under_terminal)
+            + "."
+        )
+    too_deep = sorted(x for x in extra if turn.get(x, 0) > limit)
+    if too_deep:
+        facts.append(
+            f"You generated states more than {limit} moves below the start (depth "
+            f"{case.depth} x {n} agents): {_names(too_deep)}."
+        )
+    reached = max((turn[x] for x in got if x in turn), default=0)
+    wanted = max(turn[x] for x in case.expected_generated)
+    if reached < wanted:
+        facts.append(
+            f"Your search went {reached} moves deep; it should reach {wanted} "
+            f"(depth {case.depth} x {n} agents = {limit} moves, fewer where a game ends)."
+        )
+    return facts
+
+
 def check_tree_case(
     case: TreeCase,
     *,
@@ -646,6 +684,10 @@ def check_tree_case(
             )
     else:
         messages.append("No known bug gives exactly this answer; compare with the tree below.")
+        messages.extend(_observations(case, got))
+        near = closest_bug(case, case.algorithm, action=action, generated=got)
+        if near is not None:
+            messages.append(f"Closest known bug (not an exact match): {near.summary}.")
     if case.diagram:
         messages.append("Tree:")
         messages.extend(case.diagram.splitlines())

@@ -190,8 +190,7 @@ HAND = [
     ),
     Spec(
         "equal-bound-at-max-node",
-        "A Pacman node two moves down reaches a value equal to beta: it must keep "
-        "searching.",
+        "A Pacman node two moves down reaches a value equal to beta: it must keep searching.",
         2,
         2,
         "A a1 B\nA a2 C\nB b1 D\nB b2 E\nC c1 I\n"

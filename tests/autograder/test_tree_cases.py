@@ -313,3 +313,37 @@ def test_big_unsearched_subtrees_are_folded() -> None:
     text = "\n".join(result.messages)
     assert "below)" in text
     assert len(result.messages) < len(c.game.names)
+
+
+def test_two_bugs_at_once_get_facts_and_the_closest_bug() -> None:
+    from autograder.catalogue import BUGS, Flaws, flawed_search
+
+    c = case("alpha_beta/lose-trap-depth-2")
+    seen = {c.game.start}
+    result = flawed_search(
+        c.game.root,
+        algorithm="alpha_beta",
+        depth=c.depth,
+        evaluate=c.game.evaluate,
+        observe=lambda s: seen.add(s.name),
+        flaws=Flaws(skip_terminal_check=True, depth_offset=1),
+    )
+    graded = check_tree_case(c, question="q3", action=str(result.action), generated=seen)
+    assert graded.diagnosis is None  # no single catalogued bug gives this answer
+    assert "You expanded won or lost states: H (below D)." in graded.messages
+    assert any(
+        m.startswith("You generated states more than 4 moves below") for m in graded.messages
+    )
+    closest = {BUGS["one-ply-too-deep"].summary, BUGS["no-terminal-check"].summary}
+    prefix = "Closest known bug (not an exact match): "
+    near = [m.removeprefix(prefix).rstrip(".") for m in graded.messages if m.startswith(prefix)]
+    assert len(near) == 1
+    assert near[0] in closest
+
+
+def test_stopping_early_is_pointed_out() -> None:
+    c = case("minimax/chain-2agents-depth3")
+    graded = check_tree_case(c, question="q2", action="t2", generated={"A", "B", "C"})
+    assert any(
+        m.startswith("Your search went 2 moves deep; it should reach 6") for m in graded.messages
+    )
