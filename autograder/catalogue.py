@@ -394,6 +394,22 @@ def _same_action(variant: Any, student: Any) -> bool:
         return False
 
 
+def _resolve(
+    target: Any, algorithm: str, depth: int | None, evaluate: Callable[[Any], float] | None
+) -> tuple[Any, int, Callable[[Any], float]]:
+    """The root, depth and evaluation to diagnose with: a case's own unless given."""
+    if algorithm not in _ALGORITHMS:
+        raise ValueError(f"unknown algorithm {algorithm!r}; expected one of {_ALGORITHMS}")
+    game = getattr(target, "game", None)
+    root = game.root if game is not None else target
+    if game is not None:
+        depth = target.depth if depth is None else depth
+        evaluate = game.evaluate if evaluate is None else evaluate
+    if depth is None or evaluate is None:
+        raise ValueError("diagnosis needs depth and evaluate for a state that is not a case")
+    return root, depth, evaluate
+
+
 def diagnose_all(
     target: TreeCase | Any,
     algorithm: str,
@@ -426,15 +442,7 @@ def diagnose_all(
         ValueError: If ``algorithm`` is unknown, or depth or evaluate is missing for a
             state that is not a `TreeCase`.
     """
-    if algorithm not in _ALGORITHMS:
-        raise ValueError(f"unknown algorithm {algorithm!r}; expected one of {_ALGORITHMS}")
-    game = getattr(target, "game", None)
-    root = game.root if game is not None else target
-    if game is not None:
-        depth = target.depth if depth is None else depth
-        evaluate = game.evaluate if evaluate is None else evaluate
-    if depth is None or evaluate is None:
-        raise ValueError("diagnose needs depth and evaluate for a state that is not a case")
+    root, depth, evaluate = _resolve(target, algorithm, depth, evaluate)
     student = {_key(s) for s in generated} | {_key(root)}
 
     def reproduces(flaws: Flaws) -> bool:
@@ -506,13 +514,7 @@ def closest_bug(
 
     Takes the same arguments as `diagnose_all`.
     """
-    game = getattr(target, "game", None)
-    root = game.root if game is not None else target
-    if game is not None:
-        depth = target.depth if depth is None else depth
-        evaluate = game.evaluate if evaluate is None else evaluate
-    if depth is None or evaluate is None:
-        raise ValueError("closest_bug needs depth and evaluate for a state that is not a case")
+    root, depth, evaluate = _resolve(target, algorithm, depth, evaluate)
     student = {_key(s) for s in generated} | {_key(root)}
 
     def distance(flaws: Flaws) -> float:

@@ -230,7 +230,7 @@ def test_diagnose_recognises_bugs_on_real_pacman_states(bug: str, algorithm: str
 
 def test_diagnose_real_state_needs_depth_and_evaluation() -> None:
     state = GameState.initial("testClassic")
-    with pytest.raises(ValueError, match="depth and evaluate"):
+    with pytest.raises(ValueError, match="needs depth and evaluate"):
         diagnose(state, "minimax", action=None, generated=())
 
 
