@@ -47,10 +47,14 @@ class SearchAgent:
         self.evaluate = evaluate
         self.last_result: SearchResult | None = None
         """The result of the last search: value, action and states generated."""
+        self.observe: Callable[[Any], None] | None = None
+        """Called with every state the search generates (the window's search overlay)."""
 
     def get_action(self, state: GameState) -> Direction:
         """Search from ``state`` and return the best action for Pacman."""
-        result = type(self).search(state, depth=self.depth, evaluate=self.evaluate)
+        result = type(self).search(
+            state, depth=self.depth, evaluate=self.evaluate, observe=self.observe
+        )
         self.last_result = result
         return result.action  # type: ignore[no-any-return]
 

@@ -40,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
             "  pacman -p multi_agents.py:MinimaxAgent -a depth=3 -t\n"
             "  pacman -p AlphaBetaAgent --seed 7 --record game.json -q\n"
             "  pacman --replay game.json\n"
+            "  pacman --replay game.json --export game.gif\n"
             "  pacman eval --help        (batch evaluation)"
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -113,6 +114,32 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--replay", metavar="FILE", help="replay a recorded game instead of playing")
     p.add_argument(
+        "--zoom",
+        type=_positive_float,
+        default=1.0,
+        help="scale the window and exported frames (default: %(default)s; the window "
+        "still shrinks to fit the screen)",
+    )
+    p.add_argument(
+        "--export",
+        metavar="FILE",
+        help="write the game as an animation (.gif, .mp4) or one frame (.png) without a "
+        "display; with --replay it exports the record, otherwise each game played",
+    )
+    p.add_argument(
+        "--frame",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with --export FILE.png: the frame to write (0 = start; default: the last)",
+    )
+    p.add_argument(
+        "--overlay",
+        action="store_true",
+        help="in the window, shade the cells the Pacman agent's search touched on its last "
+        "move and show how many states it generated",
+    )
+    p.add_argument(
         "--json",
         action="store_true",
         help="print a machine-readable JSON summary instead of the text summary",
@@ -148,7 +175,7 @@ def _positive_float(text: str) -> float:
 
 def _make_display(args: argparse.Namespace) -> Any:
     """The display the flags ask for; the window falls back to text without a display."""
-    if args.quiet or args.json:
+    if args.quiet or args.json or args.export:
         return NullDisplay()
     if args.text:
         return TextDisplay(args.frame_time)
@@ -213,6 +240,10 @@ def _replay(args: argparse.Namespace) -> int:
     except (ValueError, LayoutError) as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 1
+    if args.export:
+        if not _export(record, args.export, args):
+            return 1
+        return 0
     display = _make_display(args)
     try:
         display.start(states[0])
@@ -230,6 +261,27 @@ def _replay(args: argparse.Namespace) -> int:
     else:
         _print_game_line(record)
     return 0
+
+
+def _export(record: GameRecord, path: str | Path, args: argparse.Namespace) -> bool:
+    """Export ``record`` to ``path`` as the flags say; print one line; False on failure."""
+    try:
+        from pacman.render.export import export_record
+        from pacman.render.frame import DEFAULT_CELL_SIZE
+
+        frames = export_record(
+            record,
+            path,
+            cell_size=max(4, round(DEFAULT_CELL_SIZE * args.zoom)),
+            frame_time=args.frame_time,
+            frame=args.frame,
+        )
+    except (ImportError, ValueError, PacmanError) as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return False
+    shown = "1 frame" if frames == 1 else f"{frames} frames"
+    print(f"{PROG}: wrote {path} ({shown})", file=sys.stderr)
+    return True
 
 
 def _print_game_line(record: GameRecord) -> None:
@@ -270,6 +322,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         print("\n".join(agent_names()))
         return 0
+    if args.frame is not None and not (args.export or "").lower().endswith(".png"):
+        parser.error("--frame needs --export FILE.png")
     if args.replay:
         return _replay(args)
     try:
@@ -338,6 +392,10 @@ def _play(args: argparse.Namespace) -> int:
                 except OSError as exc:
                     print(f"{PROG}: error: cannot write {path}: {exc.strerror}", file=sys.stderr)
                     return 1
+            if args.export and not _export(
+                record, _record_path(args.export, game, args.num_games), args
+            ):
+                return 1
             if not args.json:
                 _print_game_line(record)
             if record.outcome == "aborted":

@@ -1,0 +1,368 @@
+"""The pygame window: watch games, play with the keyboard, replay records.
+
+`PygameWindow` serves two callers. The ``pacman`` command uses it as its display
+(``start``/``update``/``should_stop``/``finish``/``close``), animating every move
+smoothly over ``frame_time`` seconds and reading the keys:
+
+==============  ===============================================
+space           pause / resume
+n, right arrow  while paused: play one move
+``+`` / ``-``   faster / slower
+q, Esc          stop the game (the summary is still printed)
+arrows, WASD    steer Pacman when playing with ``-p KeyboardAgent``
+==============  ===============================================
+
+The Gymnasium environment's ``human`` render mode uses `PygameWindow.show`, which
+draws one state, handles events and paces to ``fps`` without blocking otherwise.
+Every frame comes from `FrameRenderer`, the same code that makes ``rgb_array``
+frames and exported videos. pygame is imported only when a window is created.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Final
+
+from pacman.core.errors import RenderingUnavailableError
+from pacman.core.game import GameRecord
+from pacman.core.layout import Layout
+from pacman.core.state import GameState
+from pacman.core.types import Direction
+from pacman.render.frame import FrameRenderer, import_pygame
+
+if TYPE_CHECKING:
+    import pygame
+
+__all__ = ["BASE_CELL_SIZE", "PygameWindow", "display_problem", "open_window"]
+
+BASE_CELL_SIZE: Final = 30
+"""Pixels per cell at zoom 1 (the classic size), shrunk if the board would not fit."""
+
+_ANIMATION_FPS: Final = 60
+_MIN_FRAME_TIME: Final = 0.005
+_MAX_FRAME_TIME: Final = 2.0
+_SCREEN_SHARE: Final = 0.9
+"""At most this share of the desktop's width and height is used by the window."""
+
+
+def display_problem(
+    environ: dict[str, str] | None = None, platform: str | None = None
+) -> str | None:
+    """Why no window can open here, or ``None`` when a display seems available.
+
+    On Linux and the BSDs a window needs an X11 or Wayland display; over SSH and in CI
+    there is none. Setting ``SDL_VIDEODRIVER`` (``dummy`` in tests) skips the check.
+
+    >>> display_problem({}, "linux")
+    'DISPLAY is not set'
+    >>> display_problem({"DISPLAY": ":0"}, "linux") is None
+    True
+    >>> display_problem({}, "darwin") is None
+    True
+    """
+    env = os.environ if environ is None else environ
+    plat = sys.platform if platform is None else platform
+    if env.get("SDL_VIDEODRIVER"):
+        return None
+    unix = plat.startswith(("linux", "freebsd", "openbsd", "netbsd"))
+    if unix and not (env.get("DISPLAY") or env.get("WAYLAND_DISPLAY")):
+        return "DISPLAY is not set"
+    return None
+
+
+_KEY_DIRECTIONS: Final[dict[str, Direction]] = {
+    "up": Direction.NORTH,
+    "w": Direction.NORTH,
+    "down": Direction.SOUTH,
+    "s": Direction.SOUTH,
+    "left": Direction.WEST,
+    "a": Direction.WEST,
+    "right": Direction.EAST,
+    "d": Direction.EAST,
+}
+
+
+class PygameWindow:
+    """A window showing games of one layout at a time.
+
+    Args:
+        layout: The board to size the window for; ``None`` sizes it on the first state.
+        zoom: Scale factor over the classic 30-pixel cells (the window still shrinks
+            to fit the screen).
+        fps: Frame-rate cap of `show` (0 for no cap).
+        frame_time: Seconds each move takes on screen in `update` (0: as fast as
+            possible).
+        overlay: Shade the cells the Pacman agent's search touched on its last move,
+            and show how many states it generated.
+        title: Window caption.
+
+    Raises:
+        RenderingUnavailableError: If pygame-ce is missing or no display is available.
+    """
+
+    def __init__(
+        self,
+        layout: Layout | None = None,
+        *,
+        zoom: float = 1.0,
+        fps: float = 30.0,
+        frame_time: float = 0.1,
+        overlay: bool = False,
+        title: str = "Pacman",
+    ) -> None:
+        if not zoom > 0:
+            raise ValueError(f"zoom must be > 0, got {zoom!r}")
+        problem = display_problem()
+        if problem is not None:
+            raise RenderingUnavailableError(problem)
+        self._pg = import_pygame()
+        try:
+            self._pg.display.init()
+        except self._pg.error as exc:
+            raise RenderingUnavailableError(f"cannot open a window: {exc}") from None
+        self.zoom = zoom
+        self.fps = fps
+        self.frame_time = max(0.0, frame_time)
+        self.overlay = overlay
+        self.title = title
+        self._layout: Layout | None = None
+        self._renderer: FrameRenderer | None = None
+        self._screen: pygame.Surface | None = None
+        self._clock = self._pg.time.Clock()
+        self._stop = False
+        self._paused = False
+        self._step = False
+        self._turn = 0
+        self._state: GameState | None = None
+        self._previous: GameState | None = None
+        self._cells: set[tuple[int, int]] = set()
+        self._shown_cells: frozenset[tuple[int, int]] = frozenset()
+        self._generated: int | None = None
+        self._searcher: Any = None
+        self._keyboard: list[Any] = []
+        self._closed = False
+        if layout is not None:
+            self._open(layout)
+
+    # -------------------------------------------------------------- window
+
+    def _open(self, layout: Layout) -> FrameRenderer:
+        """Create (or resize) the window for ``layout`` and return its renderer."""
+        if self._renderer is not None and self._layout == layout:
+            return self._renderer
+        pg = self._pg
+        cell = max(4, round(BASE_CELL_SIZE * self.zoom))
+        sizes = pg.display.get_desktop_sizes()
+        if sizes:
+            max_w, max_h = (int(v * _SCREEN_SHARE) for v in sizes[0])
+            while cell > 4:
+                w, h = FrameRenderer(layout, cell_size=cell).size
+                if w <= max_w and h <= max_h:
+                    break
+                cell -= 1
+        renderer = FrameRenderer(layout, cell_size=cell)
+        try:
+            self._screen = pg.display.set_mode(renderer.size)
+        except pg.error as exc:
+            raise RenderingUnavailableError(f"cannot open a window: {exc}") from None
+        pg.display.set_caption(f"{self.title} - {layout.name}")
+        self._layout, self._renderer = layout, renderer
+        return renderer
+
+    @property
+    def renderer(self) -> FrameRenderer | None:
+        """The renderer of the current layout (``None`` before the first state)."""
+        return self._renderer
+
+    @property
+    def is_closed(self) -> bool:
+        """Whether the user closed the window (or `close` was called)."""
+        return self._closed
+
+    def _present(self, state: GameState, previous: GameState | None, progress: float) -> None:
+        renderer = self._open(state.layout)
+        assert self._screen is not None
+        renderer.draw(
+            self._screen,
+            state,
+            previous=previous,
+            progress=progress,
+            overlay=self._shown_cells if self.overlay else None,
+            generated=self._generated if self.overlay else None,
+            turn=self._turn,
+        )
+        if self._paused:
+            self._draw_paused_badge()
+        self._pg.display.flip()
+
+    def _draw_paused_badge(self) -> None:
+        assert self._renderer is not None
+        assert self._screen is not None
+        text = self._renderer.label("PAUSED", (255, 255, 255))
+        w = self._renderer.size[0]
+        self._screen.blit(text, ((w - text.get_width()) // 2, self._renderer.board_height + 2))
+
+    def screenshot(self) -> pygame.Surface:
+        """A copy of what the window shows now.
+
+        Raises:
+            RenderingUnavailableError: If nothing was drawn yet.
+        """
+        if self._screen is None:
+            raise RenderingUnavailableError("the window has not drawn anything yet")
+        return self._screen.copy()
+
+    # -------------------------------------------------------------- events
+
+    def poll(self) -> None:
+        """Handle pending window events (keys, close button); never blocks."""
+        if self._closed:
+            return
+        pg = self._pg
+        for event in pg.event.get():
+            if event.type == pg.QUIT:
+                self._stop = True
+            elif event.type == pg.KEYDOWN:
+                self._key(pg.key.name(event.key), event.key)
+
+    def _key(self, name: str, key: int) -> None:
+        pg = self._pg
+        if key in (pg.K_q, pg.K_ESCAPE):
+            self._stop = True
+        elif key == pg.K_SPACE:
+            self._paused = not self._paused
+        elif key == pg.K_n or (key == pg.K_RIGHT and self._paused):
+            if self._paused:
+                self._step = True
+        elif key in (pg.K_PLUS, pg.K_EQUALS, pg.K_KP_PLUS):
+            self.frame_time = max(_MIN_FRAME_TIME, self.frame_time / 1.5) if self.frame_time else 0
+        elif key in (pg.K_MINUS, pg.K_KP_MINUS):
+            self.frame_time = min(_MAX_FRAME_TIME, max(_MIN_FRAME_TIME * 4, self.frame_time * 1.5))
+        elif name in _KEY_DIRECTIONS:
+            for agent in self._keyboard:
+                agent.press(_KEY_DIRECTIONS[name])
+
+    @property
+    def paused(self) -> bool:
+        """Whether the game is paused (space toggles)."""
+        return self._paused
+
+    # ------------------------------------------------- display protocol (CLI)
+
+    def attach(self, agents: Iterable[Any]) -> None:
+        """Connect the game's agents: keyboard agents get keys, searchers the overlay."""
+        self._keyboard = []
+        self._searcher = None
+        for index, agent in enumerate(agents):
+            if callable(getattr(agent, "bind", None)) and hasattr(agent, "press"):
+                agent.bind(self)
+                self._keyboard.append(agent)
+            if index == 0 and self.overlay and hasattr(agent, "observe"):
+                agent.observe = self._observe
+                self._searcher = agent
+
+    def _observe(self, state: Any) -> None:
+        position = getattr(state, "pacman_position", None)
+        if position is not None:
+            self._cells.add((int(position[0]), int(position[1])))
+
+    def start(self, state: GameState) -> None:
+        """Show the start of a game."""
+        self._turn = 0
+        self._state, self._previous = state, None
+        self._cells.clear()
+        self._shown_cells = frozenset()
+        self._generated = None
+        self.poll()
+        self._present(state, None, 1.0)
+
+    def update(self, before: GameState, agent: int, action: Direction, after: GameState) -> None:
+        """Animate one move over ``frame_time`` seconds."""
+        if agent == 0:
+            self._turn += 1
+            if self.overlay:
+                self._shown_cells = frozenset(self._cells)
+                self._cells.clear()
+                result = getattr(self._searcher, "last_result", None)
+                self._generated = getattr(result, "generated", None)
+        self._state, self._previous = after, before
+        if self._closed:
+            return
+        start = time.perf_counter()
+        while self.frame_time > 0 and not self._stop:
+            progress = (time.perf_counter() - start) / self.frame_time
+            if progress >= 1.0:
+                break
+            self._present(after, before, progress)
+            self._clock.tick(_ANIMATION_FPS)
+            self.poll()
+        self._present(after, None, 1.0)
+        self.poll()
+
+    def should_stop(self) -> bool:
+        """Whether to end the game now; blocks here while the game is paused."""
+        self.poll()
+        while self._paused and not self._stop and not self._step and not self._closed:
+            if self._state is not None:
+                self._present(self._state, None, 1.0)
+            self._clock.tick(30)
+            self.poll()
+        self._step = False
+        return self._stop or self._closed
+
+    def finish(self, state: GameState, record: GameRecord) -> None:
+        """Show the final position for a moment (any key or closing skips the wait)."""
+        final = self._state if self._state is not None else state
+        if self._closed:
+            return
+        self._present(final, None, 1.0)
+        linger = min(2.0, 10 * self.frame_time)
+        end = time.perf_counter() + linger
+        pg = self._pg
+        while time.perf_counter() < end and not self._stop:
+            events = pg.event.get()
+            if any(e.type in (pg.QUIT, pg.KEYDOWN) for e in events):
+                self._stop = any(e.type == pg.QUIT for e in events) or self._stop
+                break
+            self._clock.tick(30)
+
+    def close(self) -> None:
+        """Close the window (safe to call twice)."""
+        if self._closed:
+            return
+        self._closed = True
+        self._screen = None
+        self._renderer = None
+        self._pg.display.quit()
+
+    # --------------------------------------------------- environment (human)
+
+    def show(self, state: GameState) -> None:
+        """Draw ``state``, handle events and wait to keep to ``fps``."""
+        if self._closed:
+            return
+        self._state = state
+        self.poll()
+        self._present(state, None, 1.0)
+        if self.fps > 0:
+            self._clock.tick(self.fps)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> PygameWindow:
+        raise TypeError("a window cannot be copied")
+
+
+def open_window(args: argparse.Namespace) -> PygameWindow:
+    """The window display for the ``pacman`` command's flags.
+
+    Raises:
+        RenderingUnavailableError: If no window can open here.
+    """
+    return PygameWindow(
+        zoom=getattr(args, "zoom", 1.0),
+        frame_time=getattr(args, "frame_time", 0.1),
+        overlay=getattr(args, "overlay", False),
+    )

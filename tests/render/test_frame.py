@@ -1,0 +1,148 @@
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pacman import GameState
+from pacman.core.layout import Layout
+from pacman.core.types import Direction
+from pacman.render.frame import (
+    BACKGROUND,
+    GHOST_COLORS,
+    PACMAN_COLOR,
+    SCARED_COLOR,
+    WALL_COLOR,
+    FrameRenderer,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Pacman at (1, 1), food at (3, 1), capsule at (5, 1), one ghost at (7, 1); a wall
+# block of 3 x 3 cells in the middle of the top rows so its centre is solid wall.
+BOARD = Layout.from_text(
+    "\n".join(
+        [
+            "%%%%%%%%%%",
+            "%.  %%%  %",
+            "%   %%%  %",
+            "%   %%%  %",
+            "%P .o  G %",
+            "%%%%%%%%%%",
+        ]
+    ),
+    name="board",
+)
+CELL = 20
+
+
+def pixel(frame: np.ndarray, x: float, y: float, dx: int = 0, dy: int = 0) -> tuple[int, ...]:
+    """The colour at the centre of board cell (x, y), optionally offset in pixels."""
+    px = int(x * CELL + CELL / 2) + dx
+    py = int((BOARD.height - 1 - y) * CELL + CELL / 2) + dy
+    return tuple(int(v) for v in frame[py, px])
+
+
+@pytest.fixture
+def renderer() -> FrameRenderer:
+    return FrameRenderer(BOARD, cell_size=CELL)
+
+
+@pytest.mark.parametrize(
+    ("name", "cell", "bar"),
+    [("mediumClassic", 24, True), ("smallClassic", 8, False), ("originalClassic", 30, True)],
+)
+def test_rgb_array_shape_and_dtype(name: str, cell: int, bar: bool) -> None:
+    state = GameState.initial(name)
+    r = FrameRenderer(state.layout, cell_size=cell, info_bar=bar)
+    frame = r.rgb_array(state)
+    w, h = r.size
+    assert frame.shape == (h, w, 3)
+    assert frame.dtype == np.uint8
+    assert w == state.width * cell
+    assert (h > state.height * cell) is bar
+
+
+def test_known_cells_have_their_colours(renderer: FrameRenderer) -> None:
+    frame = renderer.rgb_array(GameState.initial(BOARD))
+    assert pixel(frame, 1, 1) == PACMAN_COLOR
+    assert pixel(frame, 3, 1) == (255, 255, 255)  # food dot
+    assert pixel(frame, 4, 1) == (255, 255, 255)  # capsule
+    assert pixel(frame, 4, 1, dx=4) == (255, 255, 255)  # capsules are bigger than dots
+    assert pixel(frame, 3, 1, dx=4) == BACKGROUND
+    assert pixel(frame, 2, 1) == BACKGROUND  # empty corridor
+    assert pixel(frame, 7, 1, dy=5) == GHOST_COLORS[0]
+    # Walls are drawn as outlines: the middle of a solid block is background, and the
+    # outline runs between the block and the corridor.
+    assert pixel(frame, 5, 3) == BACKGROUND
+    column = [tuple(int(v) for v in frame[py, 4 * CELL + CELL // 2]) for py in range(CELL * 4)]
+    assert WALL_COLOR in column
+
+
+def test_scared_ghost_differs_from_normal(renderer: FrameRenderer) -> None:
+    state = GameState.initial(BOARD)
+    for agent, action in [(0, "East"), (1, "North"), (0, "East"), (1, "North")]:
+        state = state.successor(agent, action)
+    normal = state
+    scared = state.successor(0, Direction.EAST)  # onto the capsule
+    assert scared.is_scared(1)
+    assert not normal.is_scared(1)
+    a = renderer.rgb_array(normal)
+    b = renderer.rgb_array(scared)
+    gx, gy = scared.agent_position(1)
+    assert pixel(a, gx, gy, dy=5) == GHOST_COLORS[0]
+    assert pixel(b, gx, gy, dy=5) == SCARED_COLOR
+    assert not np.array_equal(a, b)
+
+
+def test_rgb_array_returns_a_fresh_writable_array(renderer: FrameRenderer) -> None:
+    state = GameState.initial(BOARD)
+    a = renderer.rgb_array(state)
+    a[:] = 7
+    b = renderer.rgb_array(state)
+    assert pixel(b, 1, 1) == PACMAN_COLOR
+
+
+def test_in_between_frame_moves_pacman_part_way(renderer: FrameRenderer) -> None:
+    start = GameState.initial(BOARD)
+    after = start.successor(0, Direction.EAST)
+    pg = pytest.importorskip("pygame")
+    surf = pg.Surface(renderer.size)
+    renderer.draw(surf, after, previous=start, progress=0.5)
+    frame = np.frombuffer(pg.image.tobytes(surf, "RGB"), dtype=np.uint8).reshape(
+        renderer.size[1], renderer.size[0], 3
+    )
+    assert pixel(frame, 1.5, 1) == PACMAN_COLOR
+
+
+def test_overlay_shades_cells(renderer: FrameRenderer) -> None:
+    pg = pytest.importorskip("pygame")
+    state = GameState.initial(BOARD)
+    surf = pg.Surface(renderer.size)
+    renderer.draw(surf, state, overlay=[(2, 1)], generated=42)
+    frame = np.frombuffer(pg.image.tobytes(surf, "RGB"), dtype=np.uint8).reshape(
+        renderer.size[1], renderer.size[0], 3
+    )
+    assert pixel(frame, 2, 1) != BACKGROUND
+    assert pixel(frame, 6, 1) == BACKGROUND
+
+
+@pytest.mark.parametrize("cell", [0, 3, -1, 2.5, True])
+def test_bad_cell_size_is_rejected(cell: object) -> None:
+    with pytest.raises(ValueError, match="cell_size"):
+        FrameRenderer(BOARD, cell_size=cell)  # type: ignore[arg-type]
+
+
+def test_importing_engine_and_agents_never_imports_pygame() -> None:
+    code = (
+        "import sys; import pacman, pacman.core, pacman.cli, pacman.render, "
+        "pacman.render.text, pacman.render.frame, agents;"
+        "print('pygame' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "False"
