@@ -344,7 +344,7 @@ def symbolic_observation(state: GameState, grid: NDArray[np.uint8]) -> dict[str,
     ghosts = state.ghost_positions
     return {
         "pacman_position": np.array(state.pacman_position, dtype=np.float32),
-        "pacman_direction": _INDEX[state.agent_direction(0)],
+        "pacman_direction": np.int64(_INDEX[state.agent_direction(0)]),
         "ghost_positions": np.array(ghosts, dtype=np.float32).reshape(k, 2),
         "ghost_directions": np.array(
             [_INDEX[state.agent_direction(i)] for i in range(1, k + 1)], dtype=np.int64

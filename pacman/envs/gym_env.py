@@ -270,11 +270,9 @@ class PacmanEnv(gym.Env[Any, np.int64]):
         direction, illegal = resolve_action(state, 0, action, strict=self.strict)
         before = state.score
         state = state.successor(0, direction)
-        i = 0
-        for ghost in self._ghosts:
+        for i, ghost in enumerate(self._ghosts, start=1):
             if state.is_terminal():
                 break
-            i += 1
             state = state.successor(i, ghost.get_action(state))
         self._state = state
         self._steps += 1
