@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-import pacman  # noqa: F401  (registers the env)
+import pacman
 from agents import DirectionalGhost, RandomGhost
 from pacman import GameState, IllegalActionError, Layout, TerminalStateError
 from pacman.envs import PacmanEnv
@@ -228,7 +228,7 @@ def test_make_vec(mode: str) -> None:
         for _ in range(5):
             masks = infos["action_mask"]
             actions = np.array([int(np.flatnonzero(m)[0]) for m in masks])
-            obs, rewards, term, trunc, infos = envs.step(actions)
+            obs, rewards, _term, _trunc, infos = envs.step(actions)
         assert rewards.shape == (2,)
     finally:
         envs.close()
