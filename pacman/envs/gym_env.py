@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol, SupportsFloat
+from typing import TYPE_CHECKING, Any, Final, Protocol, SupportsFloat
 
 import gymnasium as gym
 import numpy as np
@@ -57,33 +57,51 @@ GHOST_POLICIES: Final = ("directional", "random")
 """Names accepted by ``ghost_policy``: `agents.DirectionalGhost` and `agents.RandomGhost`."""
 
 
+def _directional_key(state: GameState, i: int) -> tuple[Any, ...]:
+    # DirectionalGhost reads its legal actions, whether it is scared, and the offset to
+    # Pacman (Manhattan distances from its next positions); nothing else.
+    x, y = state.agent_position(i)
+    px, py = state.pacman_position
+    return (state.legal_actions(i), state.scared_timer(i) > 0, px - x, py - y)
+
+
+def _random_key(state: GameState, i: int) -> tuple[Any, ...]:
+    return state.legal_actions(i)  # RandomGhost: uniform over the legal actions
+
+
+_MEMO_KEYS: Final[dict[str, Callable[[GameState, int], tuple[Any, ...]]]] = {
+    "directional": _directional_key,
+    "random": _random_key,
+}
+
+
 class _MemoGhost:
     """A built-in ghost whose action distribution is memoised; same draws, same actions.
 
-    The built-in ghosts' distributions depend only on the ghost's point, its facing,
-    whether it is scared, and Pacman's position, so they are computed once per such
-    situation and then sampled with the ghost's own sampler and generator (identical
-    results to calling the ghost, several times faster).
+    A built-in ghost's distribution is a pure function of a few features of the state
+    (see the key functions above), so it is computed once per distinct key and then
+    sampled with the ghost's own sampler and generator: the actions are identical to
+    calling the ghost (a test checks it), at a fraction of the cost.
     """
 
-    __slots__ = ("_cache", "_ghost", "_index", "_sample")
+    __slots__ = ("_cache", "_ghost", "_index", "_key", "_sample")
 
-    def __init__(self, ghost: Any, cache: dict[tuple[Any, ...], dict[Direction, float]]) -> None:
+    def __init__(
+        self,
+        ghost: Any,
+        key: Callable[[GameState, int], tuple[Any, ...]],
+        cache: dict[tuple[Any, ...], dict[Direction, float]],
+    ) -> None:
         from agents.players import sample_classic
 
         self._ghost = ghost
         self._index: int = ghost.index
+        self._key = key
         self._cache = cache
         self._sample = sample_classic
 
     def get_action(self, state: GameState) -> Direction:
-        i = self._index
-        key = (
-            state.agent_position(i),
-            state.agent_direction(i),
-            state.scared_timer(i) > 0,
-            state.pacman_position,
-        )
+        key = self._key(state, self._index)
         dist = self._cache.get(key)
         if dist is None:
             if len(self._cache) >= _CACHE_LIMIT:
@@ -168,7 +186,7 @@ class PacmanEnv(gym.Env[Any, np.int64]):
     - v0: Initial version.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {
+    metadata = {
         "render_modes": ["human", "rgb_array", "ansi"],
         "render_fps": 10,
     }
@@ -197,10 +215,10 @@ class PacmanEnv(gym.Env[Any, np.int64]):
                     f"{', '.join(GHOST_POLICIES)} or a callable (index, rng) -> ghost"
                 )
             self._factory: GhostFactory = classes[ghost_policy]
-            self._memo: dict[tuple[Any, ...], dict[Direction, float]] | None = {}
+            self._memo_key = _MEMO_KEYS.get(ghost_policy)
         elif callable(ghost_policy):
             self._factory = ghost_policy
-            self._memo = None
+            self._memo_key = None
         else:
             raise ValueError(f"ghost_policy must be a name or a callable, got {ghost_policy!r}")
         self.max_steps = check_max_steps(max_steps)
@@ -218,6 +236,7 @@ class PacmanEnv(gym.Env[Any, np.int64]):
         else:
             self.observation_space = self._renderer.observation_space()
 
+        self._memo: dict[tuple[Any, ...], dict[Direction, float]] = {}
         self._state: GameState | None = None
         self._ghosts: list[GhostPolicy] = []
         self._steps = 0
@@ -242,7 +261,9 @@ class PacmanEnv(gym.Env[Any, np.int64]):
         ghosts: list[GhostPolicy] = []
         for i in range(1, self.num_ghosts + 1):
             ghost = self._factory(i, random.Random(derive_seed(base, "ghost", i)))
-            ghosts.append(_MemoGhost(ghost, self._memo) if self._memo is not None else ghost)
+            if self._memo_key is not None:
+                ghost = _MemoGhost(ghost, self._memo_key, self._memo)
+            ghosts.append(ghost)
         self._ghosts = ghosts
         state = GameState.initial(self.layout, self.num_ghosts)
         self._state = state

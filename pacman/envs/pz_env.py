@@ -165,7 +165,8 @@ class _Match:
         self._renderer.close()
 
 
-class PacmanAECEnv(_Match, AECEnv[str, dict[str, Any], int]):
+# PettingZoo ships no type information, so its base classes are Any to mypy.
+class PacmanAECEnv(_Match, AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
     """Turn-based Pacman: Pacman, then ghost 1 .. k, each an agent (see the module doc).
 
     Args:
@@ -241,7 +242,7 @@ class PacmanAECEnv(_Match, AECEnv[str, dict[str, Any], int]):
             self.render()
 
 
-class PacmanParallelEnv(_Match, ParallelEnv[str, dict[str, Any], int]):
+class PacmanParallelEnv(_Match, ParallelEnv[str, dict[str, Any], int]):  # type: ignore[misc]
     """Pacman with every agent acting each step; moves applied in turn order.
 
     Takes the same arguments as `PacmanAECEnv` (see the module doc for the semantics).
