@@ -146,3 +146,31 @@ def test_importing_engine_and_agents_never_imports_pygame() -> None:
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == "False"
+
+
+POCKET = Layout.from_text(
+    "\n".join(["%%%%%%%%%%", "%Po.  %  %", "%%%%%%%G %", "%%%%%%%%%%"]), name="pocket"
+)
+
+
+def test_scared_ghosts_flash_as_their_timer_runs_out() -> None:
+    from pacman.render.frame import FLASH_BELOW, SCARED_FLASH_COLOR
+
+    renderer = FrameRenderer(POCKET, cell_size=CELL)
+    state = GameState.initial(POCKET).successor(0, Direction.EAST)  # capsule: ghost scared
+    colours = {}
+    while state.is_scared(1):
+        state = state.successor(1, state.legal_actions(1)[0])
+        timer = state.scared_timer(1)
+        if timer:
+            frame = renderer.rgb_array(state)
+            x, y = state.agent_position(1)
+            px = int(x * CELL + CELL / 2)
+            py = int((POCKET.height - 1 - y) * CELL + CELL / 2) + 5
+            colours[timer] = tuple(int(v) for v in frame[py, px])
+        state = state.successor(0, Direction.STOP)
+    assert colours[39] == SCARED_COLOR
+    assert colours[FLASH_BELOW] == SCARED_COLOR
+    late = [colours[t] for t in range(1, FLASH_BELOW)]
+    assert SCARED_FLASH_COLOR in late
+    assert SCARED_COLOR in late
