@@ -9,6 +9,8 @@ Figures (median of ``--repeats`` interleaved runs of ``--steps`` steps each):
 - ``pacman_env_only``: the same env and actions, but drawn with ``random.Random`` from a
   precomputed table, so the figure is close to the cost of ``env.step`` itself.
 - ``pacman_parallel``: full turns per second of the PettingZoo parallel env.
+- ``peer_draw_only``: the peer harness's action draw alone, on a fixed mask, with no env
+  step: the ceiling any masked env can reach under that harness.
 - ``minigrid``: ``MiniGrid-Empty-8x8-v0`` under the peer harness, in this process if
   MiniGrid is importable, else with ``--minigrid-python`` (an interpreter of a separate
   virtual environment with ``minigrid`` installed), interleaved with the Pacman runs.
@@ -31,7 +33,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-__all__ = ["main", "peer_harness", "steps_env_only", "turns_parallel"]
+__all__ = ["draw_only", "main", "peer_harness", "steps_env_only", "turns_parallel"]
 
 _LAYOUT = "mediumClassic"
 
@@ -56,6 +58,18 @@ def peer_harness(env_id: str, steps: int, **kwargs: Any) -> float:
     rate = steps / (time.perf_counter() - t0)
     env.close()
     return rate
+
+
+def draw_only(steps: int) -> float:
+    """Iterations per second of the peer harness's masked action draw alone."""
+    rng = np.random.default_rng(0)
+    info = {"action_mask": np.array([1, 1, 1, 0, 0], dtype=np.int8)}
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        mask = info.get("action_mask")
+        if mask is not None:
+            int(rng.choice(np.flatnonzero(mask)))
+    return steps / (time.perf_counter() - t0)
 
 
 def steps_env_only(steps: int, layout: str = _LAYOUT) -> float:
@@ -130,12 +144,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         "pacman": [],
         "pacman_env_only": [],
         "pacman_parallel": [],
+        "peer_draw_only": [],
         "minigrid": [],
     }
     for _ in range(args.repeats):
         runs["pacman"].append(peer_harness("pacman/Pacman-v0", args.steps, layout=_LAYOUT))
         runs["pacman_env_only"].append(steps_env_only(args.steps))
         runs["pacman_parallel"].append(turns_parallel(args.steps // 2))
+        runs["peer_draw_only"].append(draw_only(args.steps))
         mg = _minigrid(args.steps, args.minigrid_python)
         if mg is not None:
             runs["minigrid"].append(mg)
