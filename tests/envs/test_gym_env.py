@@ -10,6 +10,8 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import pacman
 from agents import DirectionalGhost, RandomGhost
@@ -245,3 +247,21 @@ def test_no_pygame_without_a_render_mode() -> None:
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == "False"
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    layout=st.sampled_from(["testClassic", "trickyClassic", "powerClassic", "openClassic"]),
+    num_ghosts=st.integers(0, 4),
+    obs_type=st.sampled_from(["grid", "symbolic"]),
+    seed=st.integers(0, 2**31),
+)
+def test_every_observation_is_in_the_space(
+    layout: str, num_ghosts: int, obs_type: str, seed: int
+) -> None:
+    num_ghosts = min(num_ghosts, pacman.load_layout(layout).num_ghosts)
+    env = make(layout=layout, num_ghosts=num_ghosts, obs_type=obs_type, max_steps=100)
+    for obs, reward, _, _, info in rollout(env, seed, 150):
+        assert env.observation_space.contains(obs)
+        assert info["action_mask"].dtype == np.int8
+        assert isinstance(reward, int)

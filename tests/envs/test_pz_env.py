@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import random
 import warnings
 from collections.abc import Iterator
 from typing import Any
@@ -10,6 +11,7 @@ from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
 
 from pacman import GameState, IllegalActionError, Layout
 from pacman.envs import PacmanAECEnv, PacmanParallelEnv, env, parallel_env, raw_env
+from pacman.envs.encoding import action_index, fallback_action
 
 CORRIDOR = Layout.from_text(
     """
@@ -186,3 +188,31 @@ def test_parallel_truncation() -> None:
         obs, _, _, truncs, _ = penv.step(actions)
         assert all(v is expected for v in truncs.values())
     assert penv.agents == []
+
+
+def test_parallel_ghost_sent_home_mid_turn_is_not_an_illegal_action() -> None:
+    # When Pacman eats a scared ghost, the ghost's action (legal under the mask it was
+    # shown) may not be legal at its start cell: it is replaced, even under strict.
+    replaced = 0
+    for seed in range(70, 80):  # random games; seed 78 reaches that case
+        rng = random.Random(seed)
+        penv = parallel_env(layout="powerClassic", strict=True, max_steps=300)
+        obs, _ = penv.reset(seed=0)
+        expected = penv.game_state
+        while penv.agents:
+            legal = [expected.legal_actions(i) for i in range(expected.num_agents)]
+            chosen = [rng.choice(acts) for acts in legal]
+            actions = {a: action_index(chosen[i]) for i, a in enumerate(penv.agents)}
+            for a, i in actions.items():
+                assert obs[a]["action_mask"][i] == 1
+            obs, _, _, _, infos = penv.step(actions)
+            assert not any(info["illegal_action"] for info in infos.values())
+            for i, direction in enumerate(chosen):
+                if expected.is_terminal():
+                    break
+                if direction not in expected.legal_actions(i):
+                    replaced += 1
+                    direction = fallback_action(expected.legal_actions(i))
+                expected = expected.successor(i, direction)
+            assert penv.game_state == expected
+    assert replaced >= 1
