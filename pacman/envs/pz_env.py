@@ -61,18 +61,28 @@ _METADATA: dict[str, Any] = {
 
 
 class _Match:
-    """The game, its encoders and spaces: what the AEC and parallel envs share."""
+    """The game, its encoders and spaces: what the AEC and parallel envs share.
+
+    Args:
+        render_mode: ``"human"``, ``"rgb_array"``, ``"ansi"`` or ``None``.
+        layout: Layout name, ``.lay`` path or `Layout`.
+        num_ghosts: How many of the layout's ghosts play (``None``: all).
+        max_steps: Pacman moves before truncation (``None``: never).
+        obs_type: ``"grid"``, ``"rgb"`` or ``"symbolic"``.
+        strict: Raise on illegal actions instead of replacing them.
+    """
 
     metadata: ClassVar[dict[str, Any]] = _METADATA
 
-    def _setup(
+    def __init__(
         self,
-        render_mode: str | None,
-        layout: str | Layout,
-        num_ghosts: int | None,
-        max_steps: int | None,
-        obs_type: str,
-        strict: bool,
+        render_mode: str | None = None,
+        *,
+        layout: str | Layout = "mediumClassic",
+        num_ghosts: int | None = None,
+        max_steps: int | None = 1000,
+        obs_type: str = "grid",
+        strict: bool = False,
     ) -> None:
         if render_mode is not None and render_mode not in _METADATA["render_modes"]:
             modes = ", ".join(_METADATA["render_modes"])
@@ -102,6 +112,7 @@ class _Match:
         self.state_space = grid_space(self.layout, k)
         self._state: GameState = GameState.initial(self.layout, k)
         self._moves = 0
+        self.agents: list[str] = []
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of ``agent`` (the same object on every call)."""
@@ -169,28 +180,9 @@ class _Match:
 class PacmanAECEnv(_Match, AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
     """Turn-based Pacman: Pacman, then ghost 1 .. k, each an agent (see the module doc).
 
-    Args:
-        render_mode: ``"human"``, ``"rgb_array"``, ``"ansi"`` or ``None``.
-        layout: Layout name, ``.lay`` path or `Layout`.
-        num_ghosts: How many of the layout's ghosts play (``None``: all).
-        max_steps: Pacman moves before truncation (``None``: never).
-        obs_type: ``"grid"``, ``"rgb"`` or ``"symbolic"``.
-        strict: Raise on illegal actions instead of replacing them.
+    Takes the arguments of `env` (layout, num_ghosts, max_steps, obs_type, strict,
+    render_mode).
     """
-
-    def __init__(
-        self,
-        render_mode: str | None = None,
-        *,
-        layout: str | Layout = "mediumClassic",
-        num_ghosts: int | None = None,
-        max_steps: int | None = 1000,
-        obs_type: str = "grid",
-        strict: bool = False,
-    ) -> None:
-        AECEnv.__init__(self)
-        self._setup(render_mode, layout, num_ghosts, max_steps, obs_type, strict)
-        self.agents: list[str] = []
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game with Pacman to move."""
@@ -247,19 +239,6 @@ class PacmanParallelEnv(_Match, ParallelEnv[str, dict[str, Any], int]):  # type:
 
     Takes the same arguments as `PacmanAECEnv` (see the module doc for the semantics).
     """
-
-    def __init__(
-        self,
-        render_mode: str | None = None,
-        *,
-        layout: str | Layout = "mediumClassic",
-        num_ghosts: int | None = None,
-        max_steps: int | None = 1000,
-        obs_type: str = "grid",
-        strict: bool = False,
-    ) -> None:
-        self._setup(render_mode, layout, num_ghosts, max_steps, obs_type, strict)
-        self.agents: list[str] = []
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
@@ -321,17 +300,26 @@ class PacmanParallelEnv(_Match, ParallelEnv[str, dict[str, Any], int]):  # type:
 
 
 def raw_env(**kwargs: Any) -> PacmanAECEnv:
-    """The turn-based env without wrappers (keyword arguments as for `PacmanAECEnv`)."""
+    """The turn-based env without wrappers.
+
+    Keyword arguments: ``layout`` (name, ``.lay`` path or `Layout`), ``num_ghosts``
+    (``None``: all), ``max_steps`` (Pacman moves before truncation, ``None``: never),
+    ``obs_type`` (``"grid"``, ``"rgb"`` or ``"symbolic"``), ``strict`` (raise on illegal
+    actions) and ``render_mode`` (``"human"``, ``"rgb_array"``, ``"ansi"``).
+    """
     return PacmanAECEnv(**kwargs)
 
 
 def env(**kwargs: Any) -> AECEnv[str, dict[str, Any], int]:
-    """The turn-based env with PettingZoo's standard checks (out-of-bounds, call order)."""
+    """The turn-based env with PettingZoo's standard checks (out-of-bounds, call order).
+
+    Takes the keyword arguments of `raw_env`.
+    """
     wrapped: AECEnv[str, dict[str, Any], int] = raw_env(**kwargs)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
 
 
 def parallel_env(**kwargs: Any) -> PacmanParallelEnv:
-    """The parallel env (keyword arguments as for `PacmanAECEnv`)."""
+    """The parallel env (one step = a full turn); takes the keyword arguments of `raw_env`."""
     return PacmanParallelEnv(**kwargs)
