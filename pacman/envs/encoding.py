@@ -296,7 +296,7 @@ class GridEncoder:
         >>> from pacman import load_layout
         >>> enc = GridEncoder(load_layout("testClassic"), 0)
         >>> enc.cell_of((1, 1)), enc.cell_of((1.5, 1))
-        ((3, 1), (3, 2))
+        ((8, 1), (8, 2))
         """
         i = self._cell[position]
         return divmod(i, self.layout.width)
