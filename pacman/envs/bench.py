@@ -167,7 +167,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "steps_per_s": figures,
     }
     if figures["minigrid"]:
-        result["pacman_vs_minigrid"] = round(figures["pacman"] / figures["minigrid"], 2)
+        for name in ("pacman", "pacman_env_only"):
+            result[f"{name}_vs_minigrid"] = round(figures[name] / figures["minigrid"], 2)
     json.dump(result, sys.stdout, indent=2)
     print()
     return 0
