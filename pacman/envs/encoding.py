@@ -220,9 +220,31 @@ class GridEncoder:
         self._food = 0
         self._pacman = -1
         self._ghosts: list[int] = []
+        self._snapshot: tuple[GameState, bytes, int, int, tuple[int, ...]] | None = None
 
     def reset(self, state: GameState) -> None:
-        """Write every dynamic channel from ``state`` (the walls channel never changes)."""
+        """Write every dynamic channel from ``state`` (the walls channel never changes).
+
+        The first state reset to (an env's start state) is kept as a snapshot, so that
+        resetting to it again is a single copy.
+        """
+        snap = self._snapshot
+        if snap is not None and snap[0] == state:
+            self._buf[:] = snap[1]
+            self._food, self._pacman, ghosts = snap[2], snap[3], snap[4]
+            self._ghosts = list(ghosts)
+            return
+        self._encode(state)
+        if snap is None:
+            self._snapshot = (
+                state,
+                bytes(self._buf),
+                self._food,
+                self._pacman,
+                tuple(self._ghosts),
+            )
+
+    def _encode(self, state: GameState) -> None:
         buf, area = self._buf, self._area
         buf[area:] = bytes(len(buf) - area)
         self._food = 0

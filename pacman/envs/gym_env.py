@@ -11,7 +11,6 @@ import numpy as np
 from gymnasium import spaces
 
 from pacman.core.errors import TerminalStateError
-from pacman.core.game import derive_seed
 from pacman.core.layout import Layout, load_layout
 from pacman.core.state import GameState
 from pacman.core.types import Direction
@@ -237,6 +236,7 @@ class PacmanEnv(gym.Env[Any, np.int64]):
             self.observation_space = self._renderer.observation_space()
 
         self._memo: dict[tuple[Any, ...], dict[Direction, float]] = {}
+        self._initial = GameState.initial(self.layout, self.num_ghosts)  # immutable: reused
         self._state: GameState | None = None
         self._ghosts: list[GhostPolicy] = []
         self._steps = 0
@@ -257,15 +257,16 @@ class PacmanEnv(gym.Env[Any, np.int64]):
     ) -> tuple[Any, dict[str, Any]]:
         """Start a new game; ``seed`` seeds the ghosts' generators."""
         super().reset(seed=seed)
-        base = int(self.np_random.integers(2**63))
+        # One raw 64-bit draw per ghost from the env's generator (much cheaper than integers()).
+        seeds = self.np_random.bit_generator.random_raw(self.num_ghosts).tolist()
         ghosts: list[GhostPolicy] = []
-        for i in range(1, self.num_ghosts + 1):
-            ghost = self._factory(i, random.Random(derive_seed(base, "ghost", i)))
+        for i, ghost_seed in enumerate(seeds, start=1):
+            ghost = self._factory(i, random.Random(ghost_seed))
             if self._memo_key is not None:
                 ghost = _MemoGhost(ghost, self._memo_key, self._memo)
             ghosts.append(ghost)
         self._ghosts = ghosts
-        state = GameState.initial(self.layout, self.num_ghosts)
+        state = self._initial
         self._state = state
         self._steps = 0
         self._encoder.reset(state)

@@ -110,7 +110,8 @@ class _Match:
         }
         self.action_spaces = {a: spaces.Discrete(len(ACTIONS)) for a in self.possible_agents}
         self.state_space = grid_space(self.layout, k)
-        self._state: GameState = GameState.initial(self.layout, k)
+        self._initial = GameState.initial(self.layout, k)  # immutable: reused by every reset
+        self._state: GameState = self._initial
         self._moves = 0
         self.agents: list[str] = []
 
@@ -135,7 +136,7 @@ class _Match:
         if seed is not None:
             for i, a in enumerate(self.possible_agents):
                 self.action_spaces[a].seed(seed + i)
-        self._state = GameState.initial(self.layout, self.num_ghosts)
+        self._state = self._initial
         self._moves = 0
         self._encoder.reset(self._state)
 

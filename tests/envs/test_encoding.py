@@ -189,3 +189,29 @@ def test_symbolic_observation_fits_its_space() -> None:
     assert obs["pacman_direction"] == 0  # West
     assert obs["score"].tolist() == [state.score]
     assert obs["food"].sum() == state.num_food
+
+
+def test_reset_to_the_start_again_or_to_another_state() -> None:
+    # The first reset is kept as a snapshot; later resets restore it or encode afresh.
+    start = GameState.initial("mediumClassic")
+    enc = GridEncoder(start.layout, start.num_ghosts)
+    enc.reset(start)
+    rng = random.Random(1)
+    state = start
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        for agent in range(state.num_agents):
+            if not state.is_terminal():
+                state = state.successor(agent, rng.choice(state.legal_actions(agent)))
+        enc.update(state)
+    enc.reset(start)
+    np.testing.assert_array_equal(enc.grid, from_scratch(start))
+    enc.reset(state)
+    np.testing.assert_array_equal(enc.grid, from_scratch(state))
+    nxt = state if state.is_terminal() else state.successor(0, state.legal_actions(0)[0])
+    enc.update(nxt)
+    np.testing.assert_array_equal(enc.grid, from_scratch(nxt))
+    enc.reset(start)
+    enc.update(start.successor(0, Direction.WEST))
+    np.testing.assert_array_equal(enc.grid, from_scratch(start.successor(0, Direction.WEST)))
