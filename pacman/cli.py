@@ -266,10 +266,10 @@ def _replay(args: argparse.Namespace) -> int:
 def _export(record: GameRecord, path: str | Path, args: argparse.Namespace) -> bool:
     """Export ``record`` to ``path`` as the flags say; print one line; False on failure."""
     try:
-        from pacman.render.export import export_record
+        from pacman.render.export import export_game
         from pacman.render.frame import DEFAULT_CELL_SIZE
 
-        frames = export_record(
+        frames = export_game(
             record,
             path,
             cell_size=max(4, round(DEFAULT_CELL_SIZE * args.zoom)),

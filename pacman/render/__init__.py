@@ -1,1 +1,7 @@
-"""Rendering: text now, the pygame frame and window on top; reads core state, never the reverse."""
+"""Rendering: reads core state, never the reverse.
+
+``text`` (the ``-t`` display and ``ansi`` mode), ``frame`` (`FrameRenderer`, the one
+pygame drawing path), ``window`` (`PygameWindow`), ``keyboard`` (`KeyboardAgent`) and
+``export`` (GIF, MP4, PNG). Nothing is imported here, so importing the package never
+pulls in pygame.
+"""

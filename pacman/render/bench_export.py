@@ -84,9 +84,9 @@ def bench_export(suffix: str, frames: int = 720, cell_size: int = 24) -> dict[st
         out = Path(tmp) / f"game{suffix}"
         code = (
             "import resource, time; from pacman.core.game import GameRecord; "
-            "from pacman.render.export import export_record; "
+            "from pacman.render.export import export_game; "
             "t0 = time.perf_counter(); "
-            f"n = export_record(GameRecord.load({str(record_path)!r}), {str(out)!r}, "
+            f"n = export_game(GameRecord.load({str(record_path)!r}), {str(out)!r}, "
             f"cell_size={cell_size}, progress=False); "
             "t = time.perf_counter() - t0; "
             "me = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss; "

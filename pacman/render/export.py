@@ -15,6 +15,7 @@ after the ``i``-th move (every agent's move is one frame).
 
 from __future__ import annotations
 
+import importlib
 import os
 import struct
 import sys
@@ -28,10 +29,10 @@ from pacman.core.state import GameState
 from pacman.render import frame as _frame
 from pacman.render.frame import DEFAULT_CELL_SIZE, FrameRenderer
 
-__all__ = ["EXPORT_FORMATS", "ExportError", "export_record", "export_states", "frame_palette"]
+__all__ = ["EXPORT_FORMATS", "ExportError", "export_game", "frame_palette"]
 
 EXPORT_FORMATS: Final = (".gif", ".mp4", ".png")
-"""File suffixes `export_record` can write."""
+"""File suffixes `export_game` can write."""
 
 
 class ExportError(PacmanError, ValueError):
@@ -96,8 +97,8 @@ def _progress_bar(label: str, total: int, enabled: bool | None) -> Any:
     return tick
 
 
-def export_record(
-    record: GameRecord,
+def export_game(
+    game: GameRecord | Sequence[GameState],
     path: str | os.PathLike[str],
     *,
     cell_size: int = DEFAULT_CELL_SIZE,
@@ -105,10 +106,10 @@ def export_record(
     frame: int | None = None,
     progress: bool | None = None,
 ) -> int:
-    """Write ``record`` as a GIF, MP4 or PNG, chosen by the suffix of ``path``.
+    """Write a game as a GIF, MP4 or PNG, chosen by the suffix of ``path``.
 
     Args:
-        record: The game to export.
+        game: A game record (replayed to get its states), or the states of one game.
         path: Output file: ``.gif``, ``.mp4`` or ``.png``.
         cell_size: Pixels per board cell.
         frame_time: Seconds each frame is shown (GIF delay; MP4 runs at ``1 / frame_time``
@@ -125,35 +126,7 @@ def export_record(
             an unwritable file.
         ValueError: If the record cannot be replayed.
     """
-    states = list(replay(record))
-    return export_states(
-        states,
-        path,
-        cell_size=cell_size,
-        frame_time=frame_time,
-        frame=frame,
-        progress=progress,
-    )
-
-
-def export_states(
-    states: Sequence[GameState],
-    path: str | os.PathLike[str],
-    *,
-    cell_size: int = DEFAULT_CELL_SIZE,
-    frame_time: float = 0.1,
-    frame: int | None = None,
-    progress: bool | None = None,
-) -> int:
-    """Write a sequence of states of one game as a GIF, MP4 or PNG (see `export_record`).
-
-    Returns:
-        The number of frames written.
-
-    Raises:
-        ExportError: On an unknown suffix, a frame out of range, a missing encoder or
-            an unwritable file.
-    """
+    states = list(replay(game)) if isinstance(game, GameRecord) else game
     out = Path(path)
     suffix = out.suffix.lower()
     if suffix not in EXPORT_FORMATS:
@@ -171,20 +144,35 @@ def export_states(
     try:
         if suffix == ".png":
             return _write_png(renderer, states, out, frame)
-        frames = _frames(renderer, states)
         tick = _progress_bar(f"exporting {out.name}", len(states), progress)
-        if suffix == ".gif":
-            return _write_gif(renderer, frames, out, frame_time, tick)
-        return _write_mp4(renderer, frames, out, frame_time, tick)
+        frames = _frames(renderer, states, tick)
+        write = _write_gif if suffix == ".gif" else _write_mp4
+        write(frames, renderer.size, out, frame_time)
+        return len(states)
     except OSError as exc:
         raise ExportError(f"{out}: cannot write: {exc.strerror or exc}") from None
 
 
-def _frames(renderer: FrameRenderer, states: Sequence[GameState]) -> Iterator[bytes]:
-    """Yield each state's frame as packed RGB bytes, with turn numbers in the info bar."""
+def _require(module: str, package: str, what: str) -> Any:
+    """Import an optional encoder module, or say which package to install."""
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise ExportError(
+            f"{what} export needs {package}: pip install 'pacman-multiagent[video]'"
+        ) from None
+
+
+def _frames(renderer: FrameRenderer, states: Sequence[GameState], tick: Any) -> Iterator[bytes]:
+    """Yield each state's frame as packed RGB bytes (turn numbers in the info bar).
+
+    ``tick(done)`` is called once the consumer asks for the frame after, so the progress
+    bar counts frames encoded, not only drawn.
+    """
     n = states[0].num_agents
     for i, state in enumerate(states):
         yield renderer.rgb_bytes(state, turn=(i + n - 1) // n)
+        tick(i + 1)
 
 
 def _write_png(
@@ -225,34 +213,23 @@ def _gif_header(width: int, height: int, palette: list[tuple[int, int, int]]) ->
     )
 
 
-def _write_gif(
-    renderer: FrameRenderer,
-    frames: Iterator[bytes],
-    out: Path,
-    frame_time: float,
-    tick: Any,
-) -> int:
-    try:
-        from PIL import GifImagePlugin, Image
-    except ImportError:
-        raise ExportError(
-            "GIF export needs Pillow: pip install 'pacman-multiagent[video]'"
-        ) from None
+def _write_gif(frames: Iterator[bytes], size: tuple[int, int], out: Path, delay: float) -> None:
+    image = _require("PIL.Image", "Pillow", "GIF")
+    gif = _require("PIL.GifImagePlugin", "Pillow", "GIF")
     import numpy as np
 
-    width, height = renderer.size
+    width, height = size
     colors = frame_palette()
-    palette_image = Image.new("P", (1, 1))
+    palette_image = image.new("P", (1, 1))
     flat = [v for c in colors for v in c]
     palette_image.putpalette(flat + flat[:3] * (256 - len(colors)))
-    delay_ms = max(10, round(frame_time * 1000))
-    count = 0
+    delay_ms = max(10, round(delay * 1000))
     previous: Any = None
     with open(out, "wb") as fp:
         fp.write(_gif_header(width, height, colors))
         for data in frames:
-            rgb = Image.frombuffer("RGB", (width, height), data, "raw", "RGB", 0, 1)
-            indexed = rgb.quantize(palette=palette_image, dither=Image.Dither.NONE)
+            rgb = image.frombuffer("RGB", (width, height), data, "raw", "RGB", 0, 1)
+            indexed = rgb.quantize(palette=palette_image, dither=image.Dither.NONE)
             pixels = np.frombuffer(data, dtype=np.uint8).reshape(height, width * 3)
             if previous is None:
                 box = (0, 0, width, height)
@@ -261,14 +238,9 @@ def _write_gif(
             previous = pixels
             x0, y0 = box[0], box[1]
             part = indexed if box == (0, 0, width, height) else indexed.crop(box)
-            for chunk in GifImagePlugin.getdata(
-                part, offset=(x0, y0), duration=delay_ms, disposal=1
-            ):
+            for chunk in gif.getdata(part, offset=(x0, y0), duration=delay_ms, disposal=1):
                 fp.write(chunk)
-            count += 1
-            tick(count)
         fp.write(b";")
-    return count
 
 
 def _changed_box(before: Any, after: Any, width: int) -> tuple[int, int, int, int]:
@@ -286,27 +258,15 @@ def _changed_box(before: Any, after: Any, width: int) -> tuple[int, int, int, in
 # ---------------------------------------------------------------------- MP4
 
 
-def _write_mp4(
-    renderer: FrameRenderer,
-    frames: Iterator[bytes],
-    out: Path,
-    frame_time: float,
-    tick: Any,
-) -> int:
-    try:
-        import imageio_ffmpeg  # type: ignore[import-untyped]
-    except ImportError:
-        raise ExportError(
-            "MP4 export needs imageio-ffmpeg: pip install 'pacman-multiagent[video]'"
-        ) from None
-    width, height = renderer.size
+def _write_mp4(frames: Iterator[bytes], size: tuple[int, int], out: Path, delay: float) -> None:
+    imageio_ffmpeg = _require("imageio_ffmpeg", "imageio-ffmpeg", "MP4")
+    width, height = size
     # H.264 in yuv420p needs even sizes: pad with background on the right and bottom.
     pad_w, pad_h = width % 2, height % 2
-    size = (width + pad_w, height + pad_h)
     writer = imageio_ffmpeg.write_frames(
         str(out),
-        size,
-        fps=1.0 / frame_time,
+        (width + pad_w, height + pad_h),
+        fps=1.0 / delay,
         codec="libx264",
         pix_fmt_out="yuv420p",
         macro_block_size=1,
@@ -314,15 +274,11 @@ def _write_mp4(
         ffmpeg_log_level="error",
     )
     writer.send(None)
-    count = 0
     try:
         for data in frames:
             writer.send(_pad(data, width, height, pad_w, pad_h) if pad_w or pad_h else data)
-            count += 1
-            tick(count)
     finally:
         writer.close()
-    return count
 
 
 def _pad(data: bytes, width: int, height: int, pad_w: int, pad_h: int) -> bytes:

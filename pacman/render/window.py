@@ -37,7 +37,7 @@ from pacman.render.frame import FrameRenderer, import_pygame
 if TYPE_CHECKING:
     import pygame
 
-__all__ = ["BASE_CELL_SIZE", "PygameWindow", "display_problem", "open_window"]
+__all__ = ["BASE_CELL_SIZE", "INVISIBLE_DRIVERS", "PygameWindow", "display_problem", "open_window"]
 
 BASE_CELL_SIZE: Final = 30
 """Pixels per cell at zoom 1 (the classic size), shrunk if the board would not fit."""
@@ -73,6 +73,9 @@ def display_problem(
         return "DISPLAY is not set"
     return None
 
+
+INVISIBLE_DRIVERS: frozenset[str] = frozenset({"dummy", "offscreen"})
+"""SDL video drivers that draw nowhere; the ``pacman`` command shows text with them."""
 
 _KEY_DIRECTIONS: Final[dict[str, Direction]] = {
     "up": Direction.NORTH,
@@ -358,9 +361,16 @@ class PygameWindow:
 def open_window(args: argparse.Namespace) -> PygameWindow:
     """The window display for the ``pacman`` command's flags.
 
+    SDL's ``dummy`` and ``offscreen`` video drivers show nothing, so with those the
+    command is better off with the text display: this raises, and the caller falls
+    back (`PygameWindow` itself works with them, for tests and environments).
+
     Raises:
-        RenderingUnavailableError: If no window can open here.
+        RenderingUnavailableError: If no visible window can open here.
     """
+    driver = os.environ.get("SDL_VIDEODRIVER", "")
+    if driver.lower() in INVISIBLE_DRIVERS:
+        raise RenderingUnavailableError(f"SDL_VIDEODRIVER={driver} shows no window")
     return PygameWindow(
         zoom=getattr(args, "zoom", 1.0),
         frame_time=getattr(args, "frame_time", 0.1),

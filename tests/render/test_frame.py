@@ -6,6 +6,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pacman import GameState
 from pacman.core.layout import Layout
@@ -139,7 +141,8 @@ def test_bad_cell_size_is_rejected(cell: object) -> None:
 def test_importing_engine_and_agents_never_imports_pygame() -> None:
     code = (
         "import sys; import pacman, pacman.core, pacman.cli, pacman.render, "
-        "pacman.render.text, pacman.render.frame, agents;"
+        "pacman.render.text, pacman.render.frame, pacman.render.window, "
+        "pacman.render.keyboard, pacman.render.export, agents;"
         "print('pygame' in sys.modules)"
     )
     out = subprocess.run(
@@ -174,3 +177,22 @@ def test_scared_ghosts_flash_as_their_timer_runs_out() -> None:
     late = [colours[t] for t in range(1, FLASH_BELOW)]
     assert SCARED_FLASH_COLOR in late
     assert SCARED_COLOR in late
+
+
+@settings(max_examples=25, deadline=None)
+@given(choices=st.lists(st.integers(min_value=0, max_value=4), max_size=40))
+def test_pacman_is_drawn_where_the_state_says(choices: list[int]) -> None:
+    renderer = FrameRenderer(BOARD, cell_size=CELL)
+    state = GameState.initial(BOARD)
+    for i, choice in enumerate(choices):
+        agent = i % state.num_agents
+        legal = state.legal_actions(agent)
+        if not legal:
+            break
+        state = state.successor(agent, legal[choice % len(legal)])
+    frame = renderer.rgb_array(state)
+    assert frame.shape == (renderer.size[1], renderer.size[0], 3)
+    x, y = state.pacman_position
+    dx, dy = state.agent_direction(0).vector
+    # A few pixels behind the mouth is always Pacman's body (drawn last, on top).
+    assert pixel(frame, x, y, dx=-3 * dx or -3, dy=3 * dy) == PACMAN_COLOR

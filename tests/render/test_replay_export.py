@@ -9,7 +9,7 @@ import pytest
 from pacman import GameState
 from pacman.cli import main
 from pacman.core.game import GameRecord, replay, run_game
-from pacman.render.export import ExportError, export_record, export_states, frame_palette
+from pacman.render.export import ExportError, export_game, frame_palette
 from pacman.render.frame import FrameRenderer
 from pacman.runner import MatchSpec, build_agents
 
@@ -96,7 +96,7 @@ def test_gif_frames_show_the_replayed_states(record_file: Path, tmp_path: Path) 
     record = GameRecord.load(record_file)
     states = list(replay(record))
     out = tmp_path / "game.gif"
-    export_record(record, out, cell_size=12)
+    export_game(record, out, cell_size=12)
     renderer = FrameRenderer(states[0].layout, cell_size=12)
     board = renderer.board_height
     n = states[0].num_agents
@@ -117,7 +117,7 @@ def test_mp4_has_even_size_for_odd_boards(tmp_path: Path) -> None:
     state = GameState.initial("testClassic")  # 5 x 5: odd with cell size 5
     states = [state, state.successor(0, "North")]
     out = tmp_path / "odd.mp4"
-    assert export_states(states, out, cell_size=5) == 2
+    assert export_game(states, out, cell_size=5) == 2
     assert out.stat().st_size > 0
 
 
@@ -199,7 +199,7 @@ def test_export_after_playing(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 def test_export_is_quiet_when_not_a_terminal(
     record_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    export_record(GameRecord.load(record_file), tmp_path / "q.gif")
+    export_game(GameRecord.load(record_file), tmp_path / "q.gif")
     assert capsys.readouterr().err == ""
 
 
@@ -207,7 +207,7 @@ def test_progress_bar_when_asked(
     record_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     record = GameRecord.load(record_file)
-    export_record(record, tmp_path / "p.gif", progress=True)
+    export_game(record, tmp_path / "p.gif", progress=True)
     err = capsys.readouterr().err
     assert f"{record.num_moves + 1}/{record.num_moves + 1}" in err
 
@@ -223,4 +223,4 @@ def test_palette_holds_every_drawing_colour() -> None:
 
 def test_export_rejects_an_empty_game(tmp_path: Path) -> None:
     with pytest.raises(ExportError, match="nothing to export"):
-        export_states([], tmp_path / "e.gif")
+        export_game([], tmp_path / "e.gif")

@@ -22,6 +22,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
+def cli_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Let the command open its window on the dummy driver (it shows text otherwise)."""
+    monkeypatch.setattr("pacman.render.window.INVISIBLE_DRIVERS", frozenset())
+
+
+@pytest.fixture
 def window() -> PygameWindow:
     win = PygameWindow(frame_time=0.0)
     yield win
@@ -175,7 +181,9 @@ def test_display_problem(environ: dict[str, str], platform: str, expected: str |
     assert display_problem(environ, platform) == expected
 
 
-def test_pacman_command_plays_in_the_window(capsys: pytest.CaptureFixture[str]) -> None:
+def test_pacman_command_plays_in_the_window(
+    cli_window: None, capsys: pytest.CaptureFixture[str]
+) -> None:
     status = main(
         [
             "-l",
@@ -200,7 +208,9 @@ def test_pacman_command_plays_in_the_window(capsys: pytest.CaptureFixture[str]) 
     assert "%%%%" not in out  # not the text fallback
 
 
-def test_quit_key_ends_the_run_with_the_summary(capsys: pytest.CaptureFixture[str]) -> None:
+def test_quit_key_ends_the_run_with_the_summary(
+    cli_window: None, capsys: pytest.CaptureFixture[str]
+) -> None:
     pg.display.init()
     press(pg.K_q)  # queued before the game starts; read at the first poll
     status = main(["-l", "smallClassic", "-p", "GreedyAgent", "--seed", "2", "--frame-time", "0"])
@@ -208,6 +218,17 @@ def test_quit_key_ends_the_run_with_the_summary(capsys: pytest.CaptureFixture[st
     assert status == 0
     assert "Game stopped" in out
     assert "Average Score" in out
+
+
+def test_dummy_driver_makes_the_command_show_text(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["-l", "testClassic", "-p", "GreedyAgent", "--frame-time", "0", "--seed", "1"])
+    out, err = capsys.readouterr()
+    assert status == 0
+    assert (
+        err.strip()
+        == "pacman: no window (SDL_VIDEODRIVER=dummy shows no window); showing the game as text"
+    )
+    assert "%%%%" in out
 
 
 def test_without_a_display_the_command_falls_back_to_text() -> None:
@@ -246,7 +267,7 @@ def test_without_a_display_the_command_falls_back_to_text() -> None:
 
 
 def test_replay_plays_back_in_the_window(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    cli_window: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     game = tmp_path / "game.json"
     assert (
