@@ -172,7 +172,7 @@ def test_illegal_action_is_played_as_stop_or_raises_when_strict() -> None:
 )
 def test_bad_arguments_give_one_clear_error(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        make(**kwargs)
+        PacmanEnv(**{"layout": "smallClassic", **kwargs})
 
 
 def test_step_before_reset_is_an_error() -> None:
