@@ -112,6 +112,7 @@ class _Match:
         self.state_space = grid_space(self.layout, k)
         self._initial = GameState.initial(self.layout, k)  # immutable: reused by every reset
         self._state: GameState = self._initial
+        self._encoder.reset(self._initial)
         self._moves = 0
         self.agents: list[str] = []
 
