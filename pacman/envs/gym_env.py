@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 __all__ = ["GHOST_POLICIES", "GhostFactory", "GhostPolicy", "PacmanEnv"]
 
 _CACHE_LIMIT: Final = 200_000
+_STOP_ONLY: Final = (Direction.STOP,)
 
 
 class GhostPolicy(Protocol):
@@ -124,8 +125,10 @@ class PacmanEnv(gym.Env[Any, np.int64]):
 
     ``Discrete(5)``: 0 West, 1 Stop, 2 East, 3 North, 4 South (the engine's
     legal-action order). ``info["action_mask"]`` (``np.int8``, length 5) marks the legal
-    actions; Stop is always legal while the game runs, and the mask is all zeros once it
-    is over. An illegal action (a move into a wall) is played as Stop and reported in
+    actions; Stop is always legal. The mask is never empty: on the final step it marks
+    Stop only, so masked sampling keeps working in vector envs, whose autoreset ignores
+    that next action (``step`` itself raises `TerminalStateError` until `reset`). An
+    illegal action (a move into a wall) is played as Stop and reported in
     ``info["illegal_action"]``; with ``strict=True`` it raises `IllegalActionError`.
 
     ## Observation Space
@@ -305,7 +308,7 @@ class PacmanEnv(gym.Env[Any, np.int64]):
         if self.render_mode == "human":
             self.render()
         info = {
-            "action_mask": action_mask(state.legal_actions(0)),
+            "action_mask": action_mask(state.legal_actions(0) or _STOP_ONLY),
             "score": state.score,
             "illegal_action": illegal,
         }

@@ -108,7 +108,7 @@ def test_reward_is_the_score_change_and_the_game_is_followed_exactly() -> None:
         assert info["score"] == new.score
         assert term == new.is_terminal()
         if term:
-            assert not info["action_mask"].any()
+            assert info["action_mask"].tolist() == [0, 1, 0, 0, 0]  # Stop only, never empty
             break
         assert new.legal_actions(0) == tuple(
             a for i, a in enumerate(pacman.ACTION_ORDER) if info["action_mask"][i]
@@ -216,6 +216,21 @@ def test_ansi_render_is_the_text_display() -> None:
     env = make(render_mode="ansi")
     env.reset(seed=0)
     assert env.render() == render_text(GameState.initial("smallClassic")) + "\n"
+
+
+def test_make_vec_masked_sampling_across_autoresets() -> None:
+    envs = gym.make_vec("pacman/Pacman-v0", num_envs=2, layout="smallClassic")
+    rng = np.random.default_rng(0)
+    episodes = 0
+    try:
+        _, infos = envs.reset(seed=3)
+        for _ in range(120):
+            actions = np.array([rng.choice(np.flatnonzero(m)) for m in infos["action_mask"]])
+            _, _, term, trunc, infos = envs.step(actions)
+            episodes += int(np.sum(term | trunc))
+    finally:
+        envs.close()
+    assert episodes >= 2  # random Pacman dies quickly: several autoresets happened
 
 
 @pytest.mark.parametrize("mode", ["sync", "async"])
