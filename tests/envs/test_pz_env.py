@@ -31,18 +31,35 @@ def _quiet_pettingzoo_hints() -> Iterator[None]:
         yield
 
 
-@pytest.mark.parametrize("obs_type", ["grid", "symbolic"])
-def test_api_test(obs_type: str) -> None:
-    api_test(env(layout="smallClassic", obs_type=obs_type), num_cycles=300)
+@pytest.mark.parametrize(
+    ("layout", "num_ghosts", "obs_type"),
+    [
+        ("smallClassic", None, "grid"),
+        ("smallClassic", None, "symbolic"),
+        ("smallClassic", 0, "grid"),  # Pacman alone
+        ("trickyClassic", None, "symbolic"),  # four ghosts
+    ],
+)
+def test_api_test(layout: str, num_ghosts: int | None, obs_type: str) -> None:
+    api_test(env(layout=layout, num_ghosts=num_ghosts, obs_type=obs_type), num_cycles=200)
 
 
 def test_api_test_raw_env_rgb() -> None:
     api_test(raw_env(layout="testClassic", obs_type="rgb"), num_cycles=20)
 
 
-@pytest.mark.parametrize("obs_type", ["grid", "symbolic"])
-def test_parallel_api_test(obs_type: str) -> None:
-    parallel_api_test(parallel_env(layout="smallClassic", obs_type=obs_type), num_cycles=300)
+@pytest.mark.parametrize(
+    ("layout", "num_ghosts", "obs_type"),
+    [
+        ("smallClassic", None, "grid"),
+        ("smallClassic", None, "symbolic"),
+        ("smallClassic", 0, "symbolic"),
+        ("trickyClassic", None, "grid"),
+    ],
+)
+def test_parallel_api_test(layout: str, num_ghosts: int | None, obs_type: str) -> None:
+    penv = parallel_env(layout=layout, num_ghosts=num_ghosts, obs_type=obs_type)
+    parallel_api_test(penv, num_cycles=200)
 
 
 def test_seed_test() -> None:
