@@ -222,6 +222,16 @@ class GridEncoder:
         self._ghosts: list[int] = []
         self._snapshot: tuple[GameState, bytes, int, int, tuple[int, ...]] | None = None
 
+    def __getstate__(self) -> dict[str, Any]:
+        # The array is a view on the bytearray; copies and pickles must keep it one.
+        return {k: v for k, v in self.__dict__.items() if k != "grid"}
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        self.__dict__.update(data)
+        self.grid = np.frombuffer(self._buf, dtype=np.uint8).reshape(
+            self._channels, self.layout.height, self.layout.width
+        )
+
     def reset(self, state: GameState) -> None:
         """Write every dynamic channel from ``state`` (the walls channel never changes).
 

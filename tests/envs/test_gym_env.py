@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 import subprocess
 import sys
@@ -280,3 +282,21 @@ def test_every_observation_is_in_the_space(
         assert env.observation_space.contains(obs)
         assert info["action_mask"].dtype == np.int8
         assert isinstance(reward, int)
+
+
+@pytest.mark.parametrize("how", ["deepcopy", "pickle"])
+def test_a_copied_env_continues_exactly_like_the_original(how: str) -> None:
+    env = make(layout="mediumClassic").unwrapped
+    rollout(env, 2, 10)
+    twin = copy.deepcopy(env) if how == "deepcopy" else pickle.loads(pickle.dumps(env))
+    assert same(rollout_from_here(env, 9, 100), rollout_from_here(twin, 9, 100))
+
+
+def rollout_from_here(env: Any, seed: int, steps: int) -> list[tuple[Any, ...]]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(steps):
+        if env.state.is_terminal():
+            break
+        out.append(env.step(rng.randrange(5)))
+    return out

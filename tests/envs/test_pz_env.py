@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import copy
 import random
 import warnings
 from collections.abc import Iterator
@@ -233,3 +234,16 @@ def test_parallel_ghost_sent_home_mid_turn_is_not_an_illegal_action() -> None:
                 expected = expected.successor(i, direction)
             assert penv.game_state == expected
     assert replaced >= 1
+
+
+def test_a_copied_parallel_env_continues_exactly_like_the_original() -> None:
+    penv = parallel_env(layout="mediumClassic")
+    obs, _ = penv.reset(seed=0)
+    penv.step({a: int(np.flatnonzero(obs[a]["action_mask"])[0]) for a in penv.agents})
+    twin = copy.deepcopy(penv)
+    for _ in range(20):
+        if not penv.agents:
+            break
+        actions = {a: penv.action_space(a).sample() for a in penv.agents}
+        assert same(dict(enumerate(penv.step(actions))), dict(enumerate(twin.step(actions))))
+    assert np.array_equal(penv.state(), twin.state())
