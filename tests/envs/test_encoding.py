@@ -215,3 +215,20 @@ def test_reset_to_the_start_again_or_to_another_state() -> None:
     enc.reset(start)
     enc.update(start.successor(0, Direction.WEST))
     np.testing.assert_array_equal(enc.grid, from_scratch(start.successor(0, Direction.WEST)))
+
+
+def test_scared_ghost_at_a_half_position() -> None:
+    layout = Layout.from_text("%%%%%%%\n%Po  G%\n%%%%%%%", name="capsule")
+    state = GameState.initial(layout)
+    enc = GridEncoder(layout, 1)
+    enc.reset(state)
+    state = state.successor(0, Direction.EAST)  # eats the capsule: the ghost is scared
+    enc.update(state)
+    assert enc.grid[2].sum() == 0
+    assert enc.grid[5, 1, 5] == 1
+    state = state.successor(1, Direction.WEST)  # half speed: from x = 5 to x = 4.5
+    assert state.agent_position(1) == (4.5, 1)
+    enc.update(state)
+    assert enc.grid[5, 1, 5] == 1  # 4.5 rounds up to column 5
+    assert enc.grid[4].sum() == 0
+    np.testing.assert_array_equal(enc.grid, from_scratch(state))
