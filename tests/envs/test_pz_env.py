@@ -247,3 +247,20 @@ def test_a_copied_parallel_env_continues_exactly_like_the_original() -> None:
         actions = {a: penv.action_space(a).sample() for a in penv.agents}
         assert same(dict(enumerate(penv.step(actions))), dict(enumerate(twin.step(actions))))
     assert np.array_equal(penv.state(), twin.state())
+
+
+@pytest.mark.parametrize("mode", ["ansi", "rgb_array", "human", None])
+def test_parallel_render_modes(mode: str | None) -> None:
+    penv = parallel_env(layout="testClassic", render_mode=mode)
+    obs, _ = penv.reset(seed=0)
+    penv.step({a: int(np.flatnonzero(obs[a]["action_mask"])[0]) for a in penv.agents})
+    frame = penv.render()
+    if mode == "ansi":
+        assert isinstance(frame, str)
+        assert frame.startswith("%%%%%")
+    elif mode == "rgb_array":
+        assert isinstance(frame, np.ndarray)
+        assert frame.shape[2] == 3
+    else:
+        assert frame is None
+    penv.close()
