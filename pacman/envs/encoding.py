@@ -63,7 +63,7 @@ CHANNELS: Final = ("walls", "food", "capsules", "pacman", "ghosts", "scared_ghos
 OBS_TYPES: Final = ("grid", "rgb", "symbolic")
 """The observation types the envs accept (``obs_type=``)."""
 
-WALLS, FOOD, CAPSULES, PACMAN_CH, GHOSTS, SCARED = range(6)
+_WALLS, _FOOD, _CAPSULES, _PACMAN_CH, _GHOSTS, _SCARED = range(6)
 _SCORE_MIN: Final = -(2**31)
 _SCORE_MAX: Final = 2**31 - 1
 _MASKS: dict[tuple[Direction, ...], NDArray[np.int8]] = {}
@@ -169,7 +169,7 @@ def grid_space(layout: Layout, num_ghosts: int, *, extra_channels: int = 0) -> s
     """
     n = len(CHANNELS) + extra_channels
     high = np.ones((n, layout.height, layout.width), dtype=np.uint8)
-    high[GHOSTS] = high[SCARED] = max(1, num_ghosts)
+    high[_GHOSTS] = high[_SCARED] = max(1, num_ghosts)
     return spaces.Box(low=0, high=high, dtype=np.uint8)
 
 
@@ -216,7 +216,7 @@ class GridEncoder:
         self._cell = _cell_table(layout)
         self._food_cell = [(h - 1 - i // w) * w + i % w for i in range(area)]
         for x, y in layout.walls:
-            self._buf[WALLS * area + (h - 1 - y) * w + x] = 1
+            self._buf[_WALLS * area + (h - 1 - y) * w + x] = 1
         self._food = 0
         self._pacman = -1
         self._ghosts: list[int] = []
@@ -261,12 +261,12 @@ class GridEncoder:
         self._set_food(state.food_bitmask)
         w, h = self.layout.width, self.layout.height
         for x, y in state.capsules:
-            buf[CAPSULES * area + (h - 1 - y) * w + x] = 1
-        self._pacman = PACMAN_CH * area + self._cell[state.pacman_position]
+            buf[_CAPSULES * area + (h - 1 - y) * w + x] = 1
+        self._pacman = _PACMAN_CH * area + self._cell[state.pacman_position]
         buf[self._pacman] = 1
         self._ghosts = []
         for i, pos in enumerate(state.ghost_positions, start=1):
-            idx = (SCARED if state.is_scared(i) else GHOSTS) * area + self._cell[pos]
+            idx = (_SCARED if state.is_scared(i) else _GHOSTS) * area + self._cell[pos]
             buf[idx] += 1
             self._ghosts.append(idx)
 
@@ -280,12 +280,12 @@ class GridEncoder:
         food = state.food_bitmask
         if food != self._food:
             self._set_food(food)
-        pac = PACMAN_CH * area + cell[state.pacman_position]
+        pac = _PACMAN_CH * area + cell[state.pacman_position]
         if pac != self._pacman:
             buf[self._pacman] = 0
             buf[pac] = 1
             self._pacman = pac
-            cap = pac + (CAPSULES - PACMAN_CH) * area
+            cap = pac + (_CAPSULES - _PACMAN_CH) * area
             if buf[cap]:
                 buf[cap] = 0
         ghosts = self._ghosts
@@ -293,7 +293,7 @@ class GridEncoder:
             scared = state.scared_timers
             position = state.agent_position  # cheaper than building ghost_positions
             for i in range(len(ghosts)):
-                idx = (SCARED if scared[i] else GHOSTS) * area + cell[position(i + 1)]
+                idx = (_SCARED if scared[i] else _GHOSTS) * area + cell[position(i + 1)]
                 old = ghosts[i]
                 if idx != old:
                     buf[old] -= 1
@@ -301,7 +301,7 @@ class GridEncoder:
                     ghosts[i] = idx
 
     def _set_food(self, food: int) -> None:
-        buf, base, cells = self._buf, FOOD * self._area, self._food_cell
+        buf, base, cells = self._buf, _FOOD * self._area, self._food_cell
         diff = food ^ self._food
         while diff:
             low = diff & -diff
@@ -383,9 +383,9 @@ def symbolic_observation(state: GameState, grid: NDArray[np.uint8]) -> dict[str,
             [_INDEX[state.agent_direction(i)] for i in range(1, k + 1)], dtype=np.int64
         ),
         "scared_timers": np.array(state.scared_timers, dtype=np.int64),
-        "food": grid[FOOD].copy(),
-        "capsules": grid[CAPSULES].copy(),
-        "walls": grid[WALLS].copy(),
+        "food": grid[_FOOD].copy(),
+        "capsules": grid[_CAPSULES].copy(),
+        "walls": grid[_WALLS].copy(),
         "score": np.array([state.score], dtype=np.int64),
     }
 
