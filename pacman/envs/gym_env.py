@@ -140,7 +140,8 @@ class PacmanEnv(gym.Env[Any, np.int64]):
     - ``obs_type="grid"`` (default): ``Box(0, high, (6, height, width), uint8)``, channels
       walls, food, capsules, Pacman, ghosts (not scared), scared ghosts; the ghost
       channels count the ghosts in a cell, the others are 0/1.
-    - ``obs_type="rgb"``: ``Box(0, 255, (H, W, 3), uint8)``, the rendered frame.
+    - ``obs_type="rgb"``: ``Box(0, 255, (8 * height, 8 * width, 3), uint8)``, the board
+      drawn by the frame renderer at 8 pixels per cell, without the score bar.
     - ``obs_type="symbolic"``: a ``Dict`` with ``pacman_position`` and
       ``ghost_positions`` in board ``(x, y)`` coordinates (``y`` from the bottom, ghosts
       may be at ``.5``), ``pacman_direction`` and ``ghost_directions`` as action
