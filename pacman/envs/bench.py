@@ -113,12 +113,21 @@ def _minigrid(steps: int, python: str | None) -> float | None:
         except ImportError:
             return None
         return peer_harness("MiniGrid-Empty-8x8-v0", steps)
-    out = subprocess.run(
-        [python, "-m", "pacman.envs.bench", "--only-minigrid", "--steps", str(steps)],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
+    try:
+        out = subprocess.run(
+            [python, "-m", "pacman.envs.bench", "--only-minigrid", "--steps", str(steps)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    except OSError as exc:
+        raise SystemExit(f"pacman.envs.bench: error: cannot run {python!r}: {exc}") from None
+    if out.returncode != 0:
+        last = (out.stderr.strip().splitlines() or ["no output"])[-1]
+        raise SystemExit(
+            f"pacman.envs.bench: error: {python} could not measure MiniGrid (it needs "
+            f"minigrid and this project installed): {last}"
+        )
     return float(out.stdout)
 
 
@@ -136,6 +145,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--only-minigrid", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.steps < 1 or args.repeats < 1:
+        parser.error("--steps and --repeats must be at least 1")
     if args.only_minigrid:
         print(peer_harness("MiniGrid-Empty-8x8-v0", args.steps))
         return 0
