@@ -1,0 +1,135 @@
+"""Pieces the Gymnasium and PettingZoo envs share: argument checks and rendering."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Final
+
+import numpy as np
+from gymnasium import spaces
+
+from pacman.core.errors import RenderingUnavailableError
+from pacman.core.layout import Layout
+from pacman.core.state import GameState
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+__all__ = ["OBS_CELL_SIZE", "Renderer", "check_max_steps", "check_num_ghosts"]
+
+OBS_CELL_SIZE: Final = 8
+"""Pixels per board cell of the ``"rgb"`` observation (frames without the info bar)."""
+
+
+def check_num_ghosts(num_ghosts: int | None, layout: Layout) -> int:
+    """The number of ghosts that play: all the layout has when ``None``.
+
+    Raises:
+        ValueError: If ``num_ghosts`` is not an int between 0 and the layout's count.
+    """
+    if num_ghosts is None:
+        return layout.num_ghosts
+    if isinstance(num_ghosts, bool) or not isinstance(num_ghosts, int | np.integer):
+        raise ValueError(f"num_ghosts must be an int or None, got {num_ghosts!r}")
+    if not 0 <= num_ghosts <= layout.num_ghosts:
+        raise ValueError(
+            f"num_ghosts must be between 0 and {layout.num_ghosts} "
+            f"(the ghosts of layout {layout.name!r}), got {num_ghosts!r}"
+        )
+    return int(num_ghosts)
+
+
+def check_max_steps(max_steps: int | None) -> int | None:
+    """Validate ``max_steps`` (a positive int, or ``None`` for no limit).
+
+    Raises:
+        ValueError: If it is not.
+    """
+    if max_steps is None:
+        return None
+    if isinstance(max_steps, bool) or not isinstance(max_steps, int | np.integer) or max_steps < 1:
+        raise ValueError(f"max_steps must be an int >= 1 or None, got {max_steps!r}")
+    return int(max_steps)
+
+
+class Renderer:
+    """The render modes of the envs, with pygame imported only when a frame is needed.
+
+    ``ansi`` uses `pacman.render.text.render_text`; ``rgb_array`` and the ``"rgb"``
+    observation use `pacman.render.frame.FrameRenderer`; ``human`` uses
+    `pacman.render.window.PygameWindow`. The window is never copied with the env.
+
+    Args:
+        layout: The layout every state will be on.
+        fps: Frame rate of the human window.
+    """
+
+    def __init__(self, layout: Layout, *, fps: int) -> None:
+        self.layout = layout
+        self.fps = fps
+        self._frame: Any = None
+        self._obs_frame: Any = None
+        self._window: Any = None
+
+    def render(self, state: GameState, mode: str) -> str | NDArray[np.uint8] | None:
+        """Render ``state`` in ``mode`` (``"ansi"``, ``"rgb_array"`` or ``"human"``)."""
+        if mode == "ansi":
+            from pacman.render.text import render_text
+
+            return render_text(state) + "\n"
+        if mode == "rgb_array":
+            if self._frame is None:
+                self._frame = _frame_class()(self.layout)
+            return self._frame.rgb_array(state)  # type: ignore[no-any-return]
+        if self._window is None:
+            self._window = _window_class()(self.layout, fps=self.fps)
+        self._window.show(state)
+        return None
+
+    def rgb_array(self, state: GameState) -> NDArray[np.uint8]:
+        """The ``"rgb"`` observation of ``state``: a small frame without the info bar."""
+        return self._observation_frame().rgb_array(state)  # type: ignore[no-any-return]
+
+    def observation_space(self) -> spaces.Box:
+        """The ``Box`` of the ``"rgb"`` observation."""
+        width, height = self._observation_frame().size
+        return spaces.Box(low=0, high=255, shape=(height, width, 3), dtype=np.uint8)
+
+    def _observation_frame(self) -> Any:
+        if self._obs_frame is None:
+            self._obs_frame = _frame_class()(self.layout, cell_size=OBS_CELL_SIZE, info_bar=False)
+        return self._obs_frame
+
+    def close(self) -> None:
+        """Close the window if one was opened."""
+        if self._window is not None:
+            self._window.close()
+            self._window = None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Renderer:
+        return Renderer(self.layout, fps=self.fps)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"layout": self.layout, "fps": self.fps}
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        self.__init__(data["layout"], fps=data["fps"])  # type: ignore[misc]
+
+
+def _frame_class() -> Any:
+    try:
+        from pacman.render.frame import FrameRenderer
+    except ImportError as exc:
+        raise RenderingUnavailableError(
+            f"rgb rendering needs pygame-ce ({exc}); install it with: pip install pygame-ce"
+        ) from None
+    return FrameRenderer
+
+
+def _window_class() -> Any:
+    try:
+        from pacman.render.window import PygameWindow
+    except ImportError as exc:
+        raise RenderingUnavailableError(
+            f"human rendering needs pygame-ce ({exc}); install it with: pip install pygame-ce"
+        ) from None
+    return PygameWindow

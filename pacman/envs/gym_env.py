@@ -1,0 +1,334 @@
+"""The single-agent Gymnasium env: Pacman learns, the ghosts play built-in policies."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final, Protocol, SupportsFloat
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from pacman.core.errors import TerminalStateError
+from pacman.core.layout import Layout, load_layout
+from pacman.core.state import GameState
+from pacman.core.types import Direction
+from pacman.envs._common import Renderer, check_max_steps, check_num_ghosts
+from pacman.envs.encoding import (
+    ACTIONS,
+    GridEncoder,
+    action_mask,
+    check_obs_type,
+    grid_space,
+    resolve_action,
+    symbolic_observation,
+    symbolic_space,
+)
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+__all__ = ["GHOST_POLICIES", "GhostFactory", "GhostPolicy", "PacmanEnv"]
+
+_CACHE_LIMIT: Final = 200_000
+_STOP_ONLY: Final = (Direction.STOP,)
+
+
+class GhostPolicy(Protocol):
+    """What a ghost needs: an action for its index in a state."""
+
+    def get_action(self, state: GameState) -> Direction:
+        """Return one of ``state.legal_actions(index)``."""
+        ...
+
+
+GhostFactory = Callable[[int, random.Random], GhostPolicy]
+"""Builds the policy of ghost ``index`` with its own seeded generator, e.g. `RandomGhost`."""
+
+
+def _ghost_classes() -> dict[str, GhostFactory]:
+    from agents.players import DirectionalGhost, RandomGhost
+
+    return {"directional": DirectionalGhost, "random": RandomGhost}
+
+
+GHOST_POLICIES: Final = ("directional", "random")
+"""Names accepted by ``ghost_policy``: `agents.DirectionalGhost` and `agents.RandomGhost`."""
+
+
+def _directional_key(state: GameState, i: int) -> tuple[Any, ...]:
+    # DirectionalGhost reads its legal actions, whether it is scared, and the offset to
+    # Pacman (Manhattan distances from its next positions); nothing else.
+    x, y = state.agent_position(i)
+    px, py = state.pacman_position
+    return (state.legal_actions(i), state.scared_timer(i) > 0, px - x, py - y)
+
+
+def _random_key(state: GameState, i: int) -> tuple[Any, ...]:
+    return state.legal_actions(i)  # RandomGhost: uniform over the legal actions
+
+
+_MEMO_KEYS: Final[dict[str, Callable[[GameState, int], tuple[Any, ...]]]] = {
+    "directional": _directional_key,
+    "random": _random_key,
+}
+
+
+class _MemoGhost:
+    """A built-in ghost whose action distribution is memoised; same draws, same actions.
+
+    A built-in ghost's distribution is a pure function of a few features of the state
+    (see the key functions above), so it is computed once per distinct key and then
+    sampled with the ghost's own sampler and generator: the actions are identical to
+    calling the ghost (a test checks it), at a fraction of the cost.
+    """
+
+    __slots__ = ("_cache", "_ghost", "_index", "_key", "_sample")
+
+    def __init__(
+        self,
+        ghost: Any,
+        key: Callable[[GameState, int], tuple[Any, ...]],
+        cache: dict[tuple[Any, ...], dict[Direction, float]],
+    ) -> None:
+        from agents.players import sample_classic
+
+        self._ghost = ghost
+        self._index: int = ghost.index
+        self._key = key
+        self._cache = cache
+        self._sample = sample_classic
+
+    def get_action(self, state: GameState) -> Direction:
+        key = self._key(state, self._index)
+        dist = self._cache.get(key)
+        if dist is None:
+            if len(self._cache) >= _CACHE_LIMIT:
+                self._cache.clear()
+            dist = self._ghost.distribution(state)
+            self._cache[key] = dist
+        return self._sample(dist, self._ghost.rng)
+
+
+class PacmanEnv(gym.Env[Any, np.int64]):
+    """Pacman against built-in ghosts on a classic maze.
+
+    ## Description
+
+    The classic Pacman game of the Berkeley AI course, exactly (SPEC §3-5): Pacman eats
+    the food while the ghosts chase it; a power capsule makes the ghosts edible for 40
+    ghost moves. The agent controls Pacman; after each of its moves every ghost makes
+    one move with a built-in policy (`agents.DirectionalGhost` by default).
+
+    ## Action Space
+
+    ``Discrete(5)``: 0 West, 1 Stop, 2 East, 3 North, 4 South (the engine's
+    legal-action order). ``info["action_mask"]`` (``np.int8``, length 5) marks the legal
+    actions; Stop is always legal. The mask is never empty: on the final step it marks
+    Stop only, so masked sampling keeps working in vector envs, whose autoreset ignores
+    that next action (``step`` itself raises `TerminalStateError` until `reset`). An
+    illegal action (a move into a wall) is played as Stop and reported in
+    ``info["illegal_action"]``; with ``strict=True`` it raises `IllegalActionError`.
+
+    ## Observation Space
+
+    Board cells are indexed ``(row, col)`` with row 0 the *top* row of the maze (as in
+    the ``.lay`` file): ``row = height - 1 - y``, ``col = x``. A scared ghost halfway
+    between two cells shows in the east or north one (coordinates rounded half up).
+
+    - ``obs_type="grid"`` (default): ``Box(0, high, (6, height, width), uint8)``, channels
+      walls, food, capsules, Pacman, ghosts (not scared), scared ghosts; the ghost
+      channels count the ghosts in a cell, the others are 0/1.
+    - ``obs_type="rgb"``: ``Box(0, 255, (8 * height, 8 * width, 3), uint8)``, the board
+      drawn by the frame renderer at 8 pixels per cell, without the score bar.
+    - ``obs_type="symbolic"``: a ``Dict`` with ``pacman_position`` and
+      ``ghost_positions`` in board ``(x, y)`` coordinates (``y`` from the bottom, ghosts
+      may be at ``.5``), ``pacman_direction`` and ``ghost_directions`` as action
+      indices, ``scared_timers``, the ``food``, ``capsules`` and ``walls`` planes
+      ``(height, width)`` in grid convention, and ``score``. The underlying
+      `GameState` is also available as ``env.unwrapped.state``.
+
+    ## Starting State
+
+    The layout's start: Pacman and the first ``num_ghosts`` ghosts on their start
+    cells, all food and capsules in place, score 0. The ghosts' random generators are
+    seeded from ``reset(seed=...)``.
+
+    ## Reward
+
+    The change in game score over the step (Pacman's move plus the ghosts' replies):
+    -1 per move, +10 per food dot, +200 per scared ghost eaten, +500 for clearing the
+    board, -500 when caught.
+
+    ## Episode End
+
+    Terminated when Pacman eats the last food (win) or is caught by a ghost that is not
+    scared (lose). Truncated after ``max_steps`` Pacman moves.
+
+    ## Arguments
+
+    ```python
+    gymnasium.make("pacman/Pacman-v0", layout="mediumClassic", num_ghosts=None,
+                   ghost_policy="directional", max_steps=1000, obs_type="grid",
+                   strict=False, render_mode=None)
+    ```
+
+    - ``layout``: a shipped layout name (``pacman --list-layouts``), a ``.lay`` path, or
+      a `Layout`.
+    - ``num_ghosts``: how many of the layout's ghosts play (``None``: all of them).
+    - ``ghost_policy``: ``"directional"``, ``"random"``, or a callable
+      ``(index, rng) -> policy`` returning an object with ``get_action(state)``.
+    - ``max_steps``: Pacman moves before truncation (``None``: never truncate).
+    - ``obs_type``: ``"grid"``, ``"rgb"`` or ``"symbolic"``.
+    - ``strict``: raise on illegal actions instead of playing Stop.
+    - ``render_mode``: ``"human"`` (pygame window), ``"rgb_array"`` or ``"ansi"`` (text).
+
+    ## Version History
+
+    - v0: Initial version.
+    """
+
+    metadata = {
+        "render_modes": ["human", "rgb_array", "ansi"],
+        "render_fps": 10,
+    }
+
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        *,
+        layout: str | Layout = "mediumClassic",
+        num_ghosts: int | None = None,
+        ghost_policy: str | GhostFactory = "directional",
+        max_steps: int | None = 1000,
+        obs_type: str = "grid",
+        strict: bool = False,
+    ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            modes = ", ".join(self.metadata["render_modes"])
+            raise ValueError(f"unknown render_mode {render_mode!r}; expected one of {modes}")
+        self.layout = layout if isinstance(layout, Layout) else load_layout(layout)
+        self.num_ghosts = check_num_ghosts(num_ghosts, self.layout)
+        if isinstance(ghost_policy, str):
+            classes = _ghost_classes()
+            if ghost_policy not in classes:
+                raise ValueError(
+                    f"unknown ghost_policy {ghost_policy!r}; expected one of "
+                    f"{', '.join(GHOST_POLICIES)} or a callable (index, rng) -> ghost"
+                )
+            self._factory: GhostFactory = classes[ghost_policy]
+            self._memo_key = _MEMO_KEYS.get(ghost_policy)
+        elif callable(ghost_policy):
+            self._factory = ghost_policy
+            self._memo_key = None
+        else:
+            raise ValueError(f"ghost_policy must be a name or a callable, got {ghost_policy!r}")
+        self.max_steps = check_max_steps(max_steps)
+        self.obs_type = check_obs_type(obs_type)
+        self.strict = bool(strict)
+        self.render_mode = render_mode
+
+        self.action_space = spaces.Discrete(len(ACTIONS))
+        self._encoder = GridEncoder(self.layout, self.num_ghosts)
+        self._renderer = Renderer(self.layout, fps=self.metadata["render_fps"])
+        if self.obs_type == "grid":
+            self.observation_space: spaces.Space[Any] = grid_space(self.layout, self.num_ghosts)
+        elif self.obs_type == "symbolic":
+            self.observation_space = symbolic_space(self.layout, self.num_ghosts)
+        else:
+            self.observation_space = self._renderer.observation_space()
+
+        self._memo: dict[tuple[Any, ...], dict[Direction, float]] = {}
+        self._initial = GameState.initial(self.layout, self.num_ghosts)  # immutable: reused
+        self._state: GameState | None = None
+        self._ghosts: list[GhostPolicy] = []
+        self._steps = 0
+
+    @property
+    def state(self) -> GameState:
+        """The current game state (for classical agents and debugging).
+
+        Raises:
+            gymnasium.error.ResetNeeded: Before the first `reset`.
+        """
+        if self._state is None:
+            raise gym.error.ResetNeeded("call reset() before using the env")
+        return self._state
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        """Start a new game; ``seed`` seeds the ghosts' generators."""
+        super().reset(seed=seed)
+        # One raw 64-bit draw per ghost from the env's generator (much cheaper than integers()).
+        seeds = self.np_random.bit_generator.random_raw(self.num_ghosts).tolist()
+        ghosts: list[GhostPolicy] = []
+        for i, ghost_seed in enumerate(seeds, start=1):
+            ghost = self._factory(i, random.Random(ghost_seed))
+            if self._memo_key is not None:
+                ghost = _MemoGhost(ghost, self._memo_key, self._memo)
+            ghosts.append(ghost)
+        self._ghosts = ghosts
+        state = self._initial
+        self._state = state
+        self._steps = 0
+        self._encoder.reset(state)
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(state), {
+            "action_mask": action_mask(state.legal_actions(0)),
+            "score": 0,
+            "illegal_action": False,
+        }
+
+    def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Play Pacman's ``action`` and every ghost's reply.
+
+        Raises:
+            IllegalActionError: If ``action`` is not in ``0 .. 4``, or is illegal under
+                ``strict``.
+            TerminalStateError: If the game is over (call `reset`).
+        """
+        state = self.state
+        if state.is_terminal():
+            raise TerminalStateError("the game is over; call reset() to start a new one")
+        direction, illegal = resolve_action(state, 0, action, strict=self.strict)
+        before = state.score
+        state = state.successor(0, direction)
+        for i, ghost in enumerate(self._ghosts, start=1):
+            if state.is_terminal():
+                break
+            state = state.successor(i, ghost.get_action(state))
+        self._state = state
+        self._steps += 1
+        if self.obs_type != "rgb":
+            self._encoder.update(state)
+        terminated = state.is_terminal()
+        truncated = not terminated and self.max_steps is not None and self._steps >= self.max_steps
+        if self.render_mode == "human":
+            self.render()
+        info = {
+            "action_mask": action_mask(state.legal_actions(0) or _STOP_ONLY),
+            "score": state.score,
+            "illegal_action": illegal,
+        }
+        return self._observe(state), state.score - before, terminated, truncated, info
+
+    def _observe(self, state: GameState) -> Any:
+        if self.obs_type == "grid":
+            return self._encoder.observation()
+        if self.obs_type == "symbolic":
+            return symbolic_observation(state, self._encoder.grid)
+        return self._renderer.rgb_array(state)
+
+    def render(self) -> str | NDArray[np.uint8] | None:
+        """Render the current state in ``render_mode`` (None when no mode was given)."""
+        if self.render_mode is None:
+            gym.logger.warn("render() called without a render_mode; pass one to make()")
+            return None
+        return self._renderer.render(self.state, self.render_mode)
+
+    def close(self) -> None:
+        """Close the window, if one is open."""
+        self._renderer.close()
