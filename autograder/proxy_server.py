@@ -1,0 +1,95 @@
+"""The grader's side of the proxies: it computes, records and counts every successor.
+
+A server holds every state it handed out during one test, by number (the root of each
+decision included), and the set of distinct states generated during the current
+decision. The worker's proxies refer to states by number only, so the grader always
+computes successors from its own states.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from autograder.proxy import state_fields
+from autograder.tree import TreeGame, TreeState
+from pacman.core.errors import PacmanError
+from pacman.core.state import GameState
+
+__all__ = ["PacmanServer", "TreeServer"]
+
+
+class PacmanServer:
+    """Answers successor requests on real `GameState` objects."""
+
+    def __init__(self) -> None:
+        self.states: list[GameState] = []
+        self.generated: set[GameState] = set()
+        """Distinct states of the current decision: its root and every child handed out."""
+        self.requests = 0
+        """Successor requests served in the current decision."""
+
+    def begin(self, root: GameState) -> tuple[int, tuple[Any, ...]]:
+        """Start a decision at ``root``; returns its number and fields for the worker."""
+        self.generated = {root}
+        self.requests = 0
+        self.states.append(root)
+        return len(self.states) - 1, state_fields(root)
+
+    def serve(self, parent: int, agent: int, action: str) -> tuple[Any, ...]:
+        """Compute and record one successor; the reply for the worker."""
+        if not 0 <= parent < len(self.states):
+            return ("e", "ValueError", f"unknown state number {parent}")
+        try:
+            child = self.states[parent].successor(agent, action)
+        except (PacmanError, ValueError) as exc:
+            return ("e", type(exc).__name__, str(exc))
+        self.requests += 1
+        self.states.append(child)
+        self.generated.add(child)
+        return ("c", len(self.states) - 1, state_fields(child))
+
+
+class TreeServer:
+    """Answers successor requests on an explicit `TreeGame`."""
+
+    def __init__(self, game: TreeGame) -> None:
+        self.game = game
+        self.states: list[TreeState] = []
+        self.generated: set[str] = set()
+        """Names of the distinct states generated: the root and every child handed out."""
+
+    def info(self, state: TreeState) -> tuple[Any, ...]:
+        """What the worker's proxy knows of a state: name, edges, win/lose flags, value."""
+        return (
+            state.name,
+            tuple(state.legal_actions(0)),
+            state.is_win(),
+            state.is_lose(),
+            self.game.evaluation.get(state.name),
+        )
+
+    def begin(self) -> tuple[int, int, tuple[Any, ...]]:
+        """Start the decision at the root; returns (num_agents, number, info)."""
+        root = self.game.root
+        self.states = [root]
+        self.generated = {root.name}
+        return self.game.num_agents, 0, self.info(root)
+
+    def serve(self, parent: int, agent: int, action: str) -> tuple[Any, ...]:
+        """Follow one edge and record the state it leads to; the reply for the worker."""
+        if not 0 <= parent < len(self.states):
+            return ("e", "ValueError", f"unknown state number {parent}")
+        state = self.states[parent]
+        if state.is_terminal():
+            return (
+                "e",
+                "ValueError",
+                f"state {state.name!r} is a won or lost state: it has no successors",
+            )
+        try:
+            child = state.successor(agent, action)
+        except ValueError as exc:
+            return ("e", "ValueError", str(exc))
+        self.states.append(child)
+        self.generated.add(child.name)
+        return ("c", len(self.states) - 1, self.info(child))
