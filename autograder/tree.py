@@ -2,6 +2,11 @@
 
 The search functions in `agents.search` run on them unchanged, which is how the
 autograder checks the exact set of states a search generates.
+
+A state's legal actions are exactly its listed edges, in the order given. A won or lost
+state normally lists none, but a tree may give one edges on purpose, as the classic
+Berkeley tree tests do: a search that forgets to stop at won and lost states then
+expands them, and the generated set shows it.
 """
 
 from __future__ import annotations
@@ -84,16 +89,37 @@ class TreeGame:
         """The start state."""
         return self.state(self.start)
 
+    @property
+    def names(self) -> frozenset[str]:
+        """Every state name the tree mentions: the start, edge ends and valued states."""
+        found = {self.start, *self.evaluation, *self.win_states, *self.lose_states}
+        for parent, edges in self.successors.items():
+            found.add(parent)
+            found.update(nxt for _, nxt in edges)
+        return frozenset(found)
+
+    def children(self, name: str) -> tuple[tuple[str, str], ...]:
+        """The ``(action, next_state)`` edges out of ``name``, in legal order."""
+        return self.successors.get(name, ())
+
+    def value(self, name: str) -> float:
+        """The given value for agent 0 of the state called ``name``.
+
+        Raises:
+            KeyError: If the tree gives no value for that state.
+        """
+        try:
+            return self.evaluation[name]
+        except KeyError:
+            raise KeyError(f"state {name!r} has no evaluation in this tree") from None
+
     def evaluate(self, state: TreeState) -> float:
         """The given value of ``state`` for agent 0.
 
         Raises:
             KeyError: If the tree gives no value for that state.
         """
-        try:
-            return self.evaluation[state.name]
-        except KeyError:
-            raise KeyError(f"state {state.name!r} has no evaluation in this tree") from None
+        return self.value(state.name)
 
 
 class TreeState:
@@ -111,9 +137,10 @@ class TreeState:
         return self.game.num_agents
 
     def legal_actions(self, agent: int = 0) -> list[str]:
-        """Edge labels out of this state, in the order given (none if terminal)."""
-        if self.is_terminal():
-            return []
+        """Edge labels out of this state, in the order given.
+
+        A won or lost state has the edges the tree gives it (normally none).
+        """
         return [a for a, _ in self.game.successors.get(self.name, ())]
 
     def successor(self, agent: int, action: str) -> TreeState:

@@ -1,0 +1,542 @@
+"""A catalogue of known student bugs, each a real, runnable search with that one flaw.
+
+Every entry of `BUGS` is a `Bug`: a name, a one-line summary a student understands, a
+hint towards the fix, the algorithms it applies to, and a search function with the same
+signature as `agents.search.minimax` (``search(state, *, depth, evaluate, observe=None)
+-> SearchResult``) that makes exactly that mistake. Get it with
+``BUGS["depth-per-agent"].search_for("minimax")``. The searches run on any
+`GameStateLike`: the autograder's trees and real Pacman states alike.
+
+`diagnose` names the likely bug behind a wrong answer: it runs every applicable variant
+from the same root and returns the first whose root action and generated set both equal
+the student's. Each variant stops as soon as it generates a state the student did not,
+so diagnosing costs little even on real games.
+
+>>> from autograder.tree import TreeGame
+>>> g = TreeGame.from_edges("A", [("A", "l", "B"), ("A", "r", "C"), ("B", "x", "D"),
+...     ("C", "x", "E")], {"B": 1, "C": 2, "D": 9, "E": 0}, num_agents=2)
+>>> BUGS["depth-per-agent"].search_for("minimax")(g.root, depth=1, evaluate=g.evaluate).action
+'r'
+>>> diagnose(g.root, "minimax", 1, g.evaluate, action="r", generated={"A", "B", "C"}).name
+'depth-per-agent'
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Collection, Hashable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from agents.search import SearchResult
+from autograder.tree import TreeState
+
+if TYPE_CHECKING:
+    from autograder.tree_cases import TreeCase
+
+__all__ = [
+    "BUGS",
+    "Bug",
+    "Flaws",
+    "SearchFn",
+    "closest_bug",
+    "diagnose",
+    "diagnose_all",
+    "flawed_search",
+]
+
+_ALGORITHMS = ("minimax", "alpha_beta", "expectimax")
+_INF = math.inf
+
+
+class SearchFn(Protocol):
+    """The signature shared by `agents.search` functions and the buggy variants."""
+
+    def __call__(
+        self,
+        state: Any,
+        *,
+        depth: int,
+        evaluate: Callable[[Any], float],
+        observe: Callable[[Any], None] | None = None,
+    ) -> SearchResult:
+        """Search from ``state`` and return the root value, action and generated count."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Flaws:
+    """The switches of `flawed_search`; all off gives the reference search exactly."""
+
+    depth_per_agent: bool = False
+    """Decrement depth after every agent's move instead of after a full ply."""
+    depth_after_pacman: bool = False
+    """Decrement depth right after Pacman's move (the last ply's ghosts never move)."""
+    depth_offset: int = 0
+    """Search ``depth + depth_offset`` plies."""
+    skip_terminal_check: bool = False
+    """Expand won and lost states like any other state."""
+    one_ghost_layer: bool = False
+    """Only agent 1 moves after Pacman; the other ghosts are skipped."""
+    prune_on_equality: bool = False
+    """Alpha-beta prunes on ``v >= beta`` / ``v <= alpha``."""
+    fresh_bounds: bool = False
+    """Alpha-beta calls every child with (-inf, +inf) instead of the current bounds."""
+    generate_all_first: bool = False
+    """Generate all children of a node before searching (and pruning) any of them."""
+    reverse_children: bool = False
+    """Visit children in reverse legal order."""
+    chance_as_min: bool = False
+    """Expectimax ghosts take the minimum instead of the average."""
+    return_value: bool = False
+    """Return the root's value where the action belongs."""
+
+
+def flawed_search(
+    state: Any,
+    *,
+    algorithm: str,
+    depth: int,
+    evaluate: Callable[[Any], float],
+    observe: Callable[[Any], None] | None = None,
+    flaws: Flaws = Flaws(),
+) -> SearchResult:
+    """Run ``algorithm`` from ``state`` with the given flaws switched on.
+
+    With no flaw it generates the same states and returns the same action and value as
+    `agents.search` (the tests check this on random trees).
+
+    Args:
+        state: The root, agent 0 to move.
+        algorithm: ``"minimax"``, ``"alpha_beta"`` or ``"expectimax"``.
+        depth: Plies asked for (``>= 1``).
+        evaluate: Scores a state for agent 0.
+        observe: Called with every generated state.
+        flaws: Which mistakes to make.
+
+    Returns:
+        The root value, the action (the value itself under ``return_value``) and the
+        number of successor calls.
+
+    Raises:
+        ValueError: For an unknown algorithm, ``depth < 1``, a terminal root, or a
+            depth offset that leaves no ply to search.
+    """
+    if algorithm not in _ALGORITHMS:
+        raise ValueError(f"unknown algorithm {algorithm!r}; expected one of {_ALGORITHMS}")
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+        raise ValueError(f"depth must be an int >= 1, got {depth!r}")
+    plies = depth + flaws.depth_offset
+    if plies < 1:
+        raise ValueError(f"this variant needs depth >= {2 - flaws.depth_offset}")
+    if state.is_terminal():
+        raise ValueError("cannot search from a terminal state: the game is over")
+    num_agents = state.num_agents
+    layers = min(num_agents, 2) if flaws.one_ghost_layer else num_agents
+    pruning = algorithm == "alpha_beta"
+    averaging = algorithm == "expectimax" and not flaws.chance_as_min
+    generated = 0
+
+    def step(agent: int, d: int) -> tuple[int, int]:
+        nxt = agent + 1 if agent + 1 < layers else 0
+        if flaws.depth_per_agent or (flaws.depth_after_pacman and agent == 0):
+            return nxt, d - 1
+        if flaws.depth_after_pacman:
+            return nxt, d
+        return nxt, d - 1 if nxt == 0 else d
+
+    def children(s: Any, agent: int) -> Iterator[tuple[Any, Any]]:
+        nonlocal generated
+        actions = list(s.legal_actions(agent))
+        if flaws.reverse_children:
+            actions.reverse()
+
+        def one(a: Any) -> tuple[Any, Any]:
+            nonlocal generated
+            child = s.successor(agent, a)
+            generated += 1
+            if observe is not None:
+                observe(child)
+            return a, child
+
+        if flaws.generate_all_first:
+            yield from [one(a) for a in actions]
+        else:
+            for a in actions:
+                yield one(a)
+
+    def value(s: Any, agent: int, d: int, alpha: float, beta: float) -> float:
+        if d <= 0 or (not flaws.skip_terminal_check and s.is_terminal()):
+            return evaluate(s)
+        nxt, nd = step(agent, d)
+        if flaws.fresh_bounds:
+            alpha, beta = -_INF, _INF
+        if agent == 0:
+            v = -_INF
+            for _, child in children(s, 0):
+                v = max(v, value(child, nxt, nd, alpha, beta))
+                if pruning:
+                    if v > beta or (flaws.prune_on_equality and v >= beta):
+                        return v  # beta cut-off
+                    alpha = max(alpha, v)
+            return v
+        if averaging:
+            values = [value(c, nxt, nd, alpha, beta) for _, c in children(s, agent)]
+            return sum(values) / len(values) if values else 0.0
+        v = _INF
+        for _, child in children(s, agent):
+            v = min(v, value(child, nxt, nd, alpha, beta))
+            if pruning:
+                if v < alpha or (flaws.prune_on_equality and v <= alpha):
+                    return v  # alpha cut-off
+                beta = min(beta, v)
+        return v
+
+    nxt, nd = step(0, plies)
+    best_value, best_action, alpha = -_INF, None, -_INF
+    for action, child in children(state, 0):
+        v = value(child, nxt, nd, -_INF if flaws.fresh_bounds else alpha, _INF)
+        if v > best_value:
+            best_value, best_action = v, action
+        alpha = max(alpha, v)
+    return SearchResult(best_value, best_value if flaws.return_value else best_action, generated)
+
+
+@dataclass(frozen=True, slots=True)
+class Bug:
+    """One known mistake, with a search that makes it.
+
+    >>> bug = BUGS["prune-on-equality"]
+    >>> bug.algorithms
+    ('alpha_beta',)
+    >>> bug.applies_to("minimax")
+    False
+    """
+
+    name: str
+    """Short stable identifier, e.g. ``"depth-per-agent"`` (used as `TestResult.diagnosis`)."""
+    summary: str
+    """One line a student understands: what the code does wrong."""
+    hint: str
+    """One line on how to fix it."""
+    algorithms: tuple[str, ...]
+    """The algorithms this mistake can be made in."""
+    flaws: Flaws = field(repr=False)
+    """The switches that make `flawed_search` commit the mistake."""
+
+    def applies_to(self, algorithm: str) -> bool:
+        """Whether this mistake exists in ``algorithm``."""
+        return algorithm in self.algorithms
+
+    def search_for(self, algorithm: str) -> SearchFn:
+        """The buggy variant of ``algorithm``, callable like `agents.search.minimax`.
+
+        Raises:
+            ValueError: If the bug does not apply to ``algorithm``.
+        """
+        if algorithm not in self.algorithms:
+            raise ValueError(
+                f"bug {self.name!r} applies to {', '.join(self.algorithms)}, not {algorithm!r}"
+            )
+
+        def search(
+            state: Any,
+            *,
+            depth: int,
+            evaluate: Callable[[Any], float],
+            observe: Callable[[Any], None] | None = None,
+        ) -> SearchResult:
+            return flawed_search(
+                state,
+                algorithm=algorithm,
+                depth=depth,
+                evaluate=evaluate,
+                observe=observe,
+                flaws=self.flaws,
+            )
+
+        search.__name__ = f"{algorithm}_with_{self.name.replace('-', '_')}"
+        return search
+
+    def search(
+        self,
+        state: Any,
+        *,
+        algorithm: str,
+        depth: int,
+        evaluate: Callable[[Any], float],
+        observe: Callable[[Any], None] | None = None,
+    ) -> SearchResult:
+        """Run the buggy variant of ``algorithm`` (shorthand for `search_for`)."""
+        return self.search_for(algorithm)(state, depth=depth, evaluate=evaluate, observe=observe)
+
+
+_ALL = _ALGORITHMS
+_AB = ("alpha_beta",)
+
+BUGS: dict[str, Bug] = {
+    bug.name: bug
+    for bug in (
+        Bug(
+            "value-not-action",
+            "the agent returns the value of the root instead of the best action",
+            "keep track of the action that gave the best value and return that action",
+            _ALL,
+            Flaws(return_value=True),
+        ),
+        Bug(
+            "depth-per-agent",
+            "depth is decremented after every agent's move instead of after a full ply",
+            "one unit of depth is Pacman plus every ghost: decrement only when the turn "
+            "comes back to Pacman",
+            _ALL,
+            Flaws(depth_per_agent=True),
+        ),
+        Bug(
+            "depth-after-pacman",
+            "depth is decremented right after Pacman moves, so the ghosts never move in "
+            "the last ply",
+            "decrement depth after the last ghost has moved, not after Pacman",
+            _ALL,
+            Flaws(depth_after_pacman=True),
+        ),
+        Bug(
+            "one-ply-too-deep",
+            "the search goes one ply deeper than the depth it was given",
+            "stop and evaluate when depth plies are done (check depth == 0, not depth < 0)",
+            _ALL,
+            Flaws(depth_offset=1),
+        ),
+        Bug(
+            "one-ply-too-shallow",
+            "the search stops one ply earlier than the depth it was given",
+            "search exactly depth plies: check the depth limit before Pacman's move, not after it",
+            _ALL,
+            Flaws(depth_offset=-1),
+        ),
+        Bug(
+            "no-terminal-check",
+            "won and lost states are expanded like ordinary states instead of being evaluated",
+            "return evaluate(state) as soon as state.is_win() or state.is_lose(), "
+            "whatever the depth",
+            _ALL,
+            Flaws(skip_terminal_check=True),
+        ),
+        Bug(
+            "one-ghost-layer",
+            "only the first ghost moves in each ply; the other ghosts are skipped",
+            "after ghost i comes ghost i + 1; go back to Pacman only after the last ghost "
+            "(num_agents - 1)",
+            _ALL,
+            Flaws(one_ghost_layer=True),
+        ),
+        Bug(
+            "prune-on-equality",
+            "alpha-beta also prunes when a value equals the bound",
+            "prune only on strict inequality: v > beta at Pacman's nodes, v < alpha at ghost nodes",
+            _AB,
+            Flaws(prune_on_equality=True),
+        ),
+        Bug(
+            "bounds-not-passed",
+            "alpha and beta are not passed down to the children, so nothing is pruned",
+            "call each child with the current alpha and beta, and update them after each child",
+            _AB,
+            Flaws(fresh_bounds=True),
+        ),
+        Bug(
+            "generate-before-pruning",
+            "all children of a node are generated before any is searched, so children "
+            "that should be pruned are generated anyway",
+            "generate each successor inside the loop, just before searching it, so a "
+            "cut-off stops before the next one",
+            _AB,
+            Flaws(generate_all_first=True),
+        ),
+        Bug(
+            "children-reordered",
+            "children are not visited in the order legal_actions gives them",
+            "loop over state.legal_actions(agent) in the order given; do not sort, "
+            "reverse or shuffle it",
+            _ALL,
+            Flaws(reverse_children=True),
+        ),
+        Bug(
+            "expectimax-min",
+            "expectimax ghosts take the minimum of their children instead of the average",
+            "a ghost node's value is the mean of its children's values (uniform chance)",
+            ("expectimax",),
+            Flaws(chance_as_min=True),
+        ),
+    )
+}
+"""The catalogue, in the order `diagnose` tries it (the first match wins).
+
+``value-not-action`` comes first: when the agent returned nothing usable, a generated
+set that is exactly right is best explained by a value returned in place of the action.
+"""
+
+
+class _Mismatch(Exception):
+    """A variant generated a state the student did not: it cannot match."""
+
+
+def _key(state: Any) -> Hashable:
+    return state.name if isinstance(state, TreeState) else state
+
+
+def _same_action(variant: Any, student: Any) -> bool:
+    if variant == student or str(variant) == str(student):
+        return True
+    try:
+        return float(variant) == float(student)
+    except (TypeError, ValueError):
+        return False
+
+
+def _resolve(
+    target: Any, algorithm: str, depth: int | None, evaluate: Callable[[Any], float] | None
+) -> tuple[Any, int, Callable[[Any], float]]:
+    """The root, depth and evaluation to diagnose with: a case's own unless given."""
+    if algorithm not in _ALGORITHMS:
+        raise ValueError(f"unknown algorithm {algorithm!r}; expected one of {_ALGORITHMS}")
+    game = getattr(target, "game", None)
+    root = game.root if game is not None else target
+    if game is not None:
+        depth = target.depth if depth is None else depth
+        evaluate = game.evaluate if evaluate is None else evaluate
+    if depth is None or evaluate is None:
+        raise ValueError("diagnosis needs depth and evaluate for a state that is not a case")
+    return root, depth, evaluate
+
+
+def diagnose_all(
+    target: TreeCase | Any,
+    algorithm: str,
+    depth: int | None = None,
+    evaluate: Callable[[Any], float] | None = None,
+    action: Any = None,
+    generated: Collection[Hashable] = (),
+    *,
+    bugs: Collection[str] | None = None,
+) -> list[Bug]:
+    """Every catalogued bug that reproduces the student's answer exactly.
+
+    A correct answer matches nothing, even where a bug happens to give the same answer.
+
+    Args:
+        target: A `TreeCase` (its tree, depth and evaluation are the defaults), a tree
+            root, or any `GameStateLike` root such as a real Pacman state.
+        algorithm: The algorithm the student was asked for.
+        depth: The depth the student was given (default: the case's).
+        evaluate: The evaluation function used (default: the case's tree values).
+        action: The student's root action; ``None`` compares generated sets only.
+        generated: The states the student generated, as state names (trees) or states;
+            the root is added when missing.
+        bugs: Restrict the search to these bug names (default: the whole catalogue).
+
+    Returns:
+        The matching bugs, in catalogue order (empty if none matches).
+
+    Raises:
+        ValueError: If ``algorithm`` is unknown, or depth or evaluate is missing for a
+            state that is not a `TreeCase`.
+    """
+    root, depth, evaluate = _resolve(target, algorithm, depth, evaluate)
+    student = {_key(s) for s in generated} | {_key(root)}
+
+    def reproduces(flaws: Flaws) -> bool:
+        seen = {_key(root)}
+
+        def watch(state: Any) -> None:
+            key = _key(state)
+            if key not in student:
+                raise _Mismatch
+            seen.add(key)
+
+        try:
+            result = flawed_search(
+                root,
+                algorithm=algorithm,
+                depth=depth,
+                evaluate=evaluate,
+                observe=watch,
+                flaws=flaws,
+            )
+        except Exception:  # a variant that cannot run here (or strays) cannot match
+            return False
+        return seen == student and (action is None or _same_action(result.action, action))
+
+    if action is not None and reproduces(Flaws()):
+        return []  # the answer is correct: on this tree the bugs below are invisible
+    return [
+        bug
+        for bug in BUGS.values()
+        if bug.applies_to(algorithm)
+        and (bugs is None or bug.name in bugs)
+        and reproduces(bug.flaws)
+    ]
+
+
+def diagnose(
+    target: TreeCase | Any,
+    algorithm: str,
+    depth: int | None = None,
+    evaluate: Callable[[Any], float] | None = None,
+    action: Any = None,
+    generated: Collection[Hashable] = (),
+    *,
+    bugs: Collection[str] | None = None,
+) -> Bug | None:
+    """The likely bug: the first catalogued variant that reproduces the student's answer.
+
+    Takes the same arguments as `diagnose_all`. Returns ``None`` when no variant
+    matches (or when the answer is simply correct: the reference is not a bug).
+    """
+    matches = diagnose_all(target, algorithm, depth, evaluate, action, generated, bugs=bugs)
+    return matches[0] if matches else None
+
+
+def closest_bug(
+    target: TreeCase | Any,
+    algorithm: str,
+    depth: int | None = None,
+    evaluate: Callable[[Any], float] | None = None,
+    action: Any = None,
+    generated: Collection[Hashable] = (),
+) -> Bug | None:
+    """The bug whose answer is nearest the student's, when none matches exactly.
+
+    The distance counts the states one generates and the other does not, plus one for a
+    different action. A bug is returned only if it is strictly nearer the student's
+    answer than the reference is, so a student with two mistakes learns of one. Unlike
+    `diagnose`, every variant runs to the end: meant for small trees.
+
+    Takes the same arguments as `diagnose_all`.
+    """
+    root, depth, evaluate = _resolve(target, algorithm, depth, evaluate)
+    student = {_key(s) for s in generated} | {_key(root)}
+
+    def distance(flaws: Flaws) -> float:
+        seen = {_key(root)}
+        try:
+            result = flawed_search(
+                root,
+                algorithm=algorithm,
+                depth=depth,
+                evaluate=evaluate,
+                observe=lambda s: seen.add(_key(s)),
+                flaws=flaws,
+            )
+        except Exception:  # a variant that cannot run here is no candidate
+            return math.inf
+        wrong_action = action is None or not _same_action(result.action, action)
+        return len(seen ^ student) + wrong_action
+
+    best, best_distance = None, distance(Flaws())
+    for bug in BUGS.values():
+        if bug.applies_to(algorithm):
+            d = distance(bug.flaws)
+            if d < best_distance:
+                best, best_distance = bug, d
+    return best
