@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import pickle
+import select
 import signal
 import subprocess
 import sys
@@ -95,6 +96,7 @@ class Worker:
         self._proc: subprocess.Popen[bytes] | None = None
         self._tx: Connection | None = None
         self._rx: Connection | None = None
+        self._poller: Any = None
         self._out = tempfile.TemporaryFile(mode="a+b")
 
     # --------------------------------------------------------------- lifecycle
@@ -129,6 +131,8 @@ class Worker:
         assert self._proc.stdin is not None and self._proc.stdout is not None
         self._tx = Connection(os.dup(self._proc.stdin.fileno()), readable=False)
         self._rx = Connection(os.dup(self._proc.stdout.fileno()), writable=False)
+        self._poller = select.poll()  # made once: the per-call selector of Connection.poll is slow
+        self._poller.register(self._rx.fileno(), select.POLLIN)
         self._proc.stdin.close()
         self._proc.stdout.close()
         self.starts += 1
@@ -139,6 +143,10 @@ class Worker:
         except StudentError as exc:
             self.load_error = exc
             raise
+        except WorkerLost as exc:
+            what = "took too long" if exc.kind == "timeout" else exc.detail
+            self.load_error = StudentError({"type": "ImportError", "message": what})
+            raise self.load_error from None
 
     def ensure(self) -> None:
         """Start a worker if none is running (after a crash or timeout, say).
@@ -232,12 +240,12 @@ class Worker:
         """
         if not expect_ready:
             self.send(message)
-        rx, tx = self._rx, self._tx
+        rx, tx, poller = self._rx, self._tx, self._poller
         assert rx is not None and tx is not None
         while True:
             remaining = deadline - time.monotonic()
             try:
-                if remaining <= 0 or not rx.poll(remaining):
+                if remaining <= 0 or not poller.poll(remaining * 1000.0):
                     self.kill()
                     raise WorkerLost("timeout", "timed out")
                 data = rx.recv_bytes(_MAX_MESSAGE)
