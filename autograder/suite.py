@@ -186,8 +186,9 @@ def _failed_run(
         output=worker.output(),
         seconds=time.monotonic() - t0,
     )
+    # The tree drawing would only repeat what the error says; keep the case's line.
     return dataclasses.replace(
-        graded, status=status, messages=(*lines, *graded.messages[1:]), diagnosis=None
+        graded, status=status, messages=(graded.messages[0], *lines), diagnosis=None
     )
 
 
