@@ -71,10 +71,13 @@ class _Worker:
             where = f"{Path(exc.filename or self.path).name}:{exc.lineno}"
         shown = mine[-6:]
         trace = "".join(traceback.format_list(shown)) if shown else ""
+        trace = trace.replace(f'"{self.path}"', f'"{Path(self.path).name}"')
         if isinstance(exc, SystemExit):
             message = f"called sys.exit({exc.code!r})"
         elif isinstance(exc, SyntaxError):
             message = f"{exc.msg}"
+        elif isinstance(exc, KeyError) and len(exc.args) == 1 and isinstance(exc.args[0], str):
+            message = exc.args[0]  # str(KeyError) would quote it
         else:
             message = str(exc)
         info = {"type": type(exc).__name__, "message": message, "where": where, "trace": trace}
