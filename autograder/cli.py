@@ -126,7 +126,11 @@ def _grade_with(args: argparse.Namespace) -> int:
         return 0
     path = Path(args.file)
     if not path.is_file():
-        hint = " (run `autograder init` to get the starter file)" if args.file == "multi_agents.py" else ""
+        hint = (
+            " (run `autograder init` to get the starter file)"
+            if args.file == "multi_agents.py"
+            else ""
+        )
         return _fail(f"{args.file}: no such file{hint}")
     t0 = time.monotonic()
     try:

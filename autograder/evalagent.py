@@ -200,7 +200,9 @@ class _Game:
     score: int
 
 
-def run_eval_agent(case: EvalAgentCase, worker: Worker, *, timeout_scale: float = 1.0) -> TestResult:
+def run_eval_agent(
+    case: EvalAgentCase, worker: Worker, *, timeout_scale: float = 1.0
+) -> TestResult:
     """Play the case's games with the student's agent in ``worker`` and score them.
 
     Returns:
@@ -309,4 +311,3 @@ def _score(case: EvalAgentCase, games: list[_Game], result: Any) -> TestResult:
         return result("failed", messages, 0.0)  # type: ignore[no-any-return]
     status = "passed" if points == case.max_points else "failed"
     return result(status, messages, float(points))  # type: ignore[no-any-return]
-

@@ -23,8 +23,8 @@ from pacman.core.state import GameState
 from pacman.core.types import Direction
 
 __all__ = [
-    "MAX_ACTION_CHARS",
     "ERRORS",
+    "MAX_ACTION_CHARS",
     "Channel",
     "PacmanProxy",
     "TreeProxy",
@@ -186,7 +186,17 @@ class TreeProxy:
     function returns.
     """
 
-    __slots__ = ("_channel", "_gid", "_kids", "_legal", "_lose", "_name", "_num_agents", "_value", "_win")
+    __slots__ = (
+        "_channel",
+        "_gid",
+        "_kids",
+        "_legal",
+        "_lose",
+        "_name",
+        "_num_agents",
+        "_value",
+        "_win",
+    )
 
     def __init__(self, channel: Channel, num_agents: int, gid: int, info: tuple[Any, ...]) -> None:
         self._channel = channel

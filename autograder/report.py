@@ -62,7 +62,11 @@ def _test_details(t: TestResult, indent: str) -> list[str]:
 
 
 def text_report(
-    questions: Sequence[QuestionResult], *, file: str = "", seconds: float = 0.0, verbose: bool = False
+    questions: Sequence[QuestionResult],
+    *,
+    file: str = "",
+    seconds: float = 0.0,
+    verbose: bool = False,
 ) -> str:
     """The human report: one line per test (details under failures), a table, the total.
 

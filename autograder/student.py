@@ -78,9 +78,7 @@ class MultiAgentSearchAgent:
         self.depth = value
         """Plies to search: one ply is one move by Pacman and then by every ghost."""
         chosen = evaluate if evalFn is None else evalFn
-        self.evaluate: Callable[[Any], float] = resolve_evaluation(
-            chosen, type(self).__module__
-        )
+        self.evaluate: Callable[[Any], float] = resolve_evaluation(chosen, type(self).__module__)
         """Scores a state for Pacman: ``self.evaluate(state) -> float``."""
 
     def get_action(self, state: Any) -> str:

@@ -142,9 +142,7 @@ def select(
     return chosen
 
 
-def run_tree_test(
-    spec: TestSpec, worker: Worker, *, timeout_scale: float = 1.0
-) -> TestResult:
+def run_tree_test(spec: TestSpec, worker: Worker, *, timeout_scale: float = 1.0) -> TestResult:
     """Run the student's agent for the spec's algorithm on one tree case."""
     case: TreeCase = spec.case
     t0 = time.monotonic()

@@ -8,6 +8,7 @@ protocol is replaced on the next test, so one bad test never stops the grading.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pickle
@@ -97,7 +98,8 @@ class Worker:
         self._tx: Connection | None = None
         self._rx: Connection | None = None
         self._poller: Any = None
-        self._out = tempfile.TemporaryFile(mode="a+b")
+        # Append mode: the worker writes at the end even after the grader truncates it.
+        self._out = tempfile.TemporaryFile(mode="a+b")  # noqa: SIM115 (closed in close())
 
     # --------------------------------------------------------------- lifecycle
 
@@ -128,7 +130,8 @@ class Worker:
             cwd=self.path.parent,
             env=env,
         )
-        assert self._proc.stdin is not None and self._proc.stdout is not None
+        assert self._proc.stdin is not None
+        assert self._proc.stdout is not None
         self._tx = Connection(os.dup(self._proc.stdin.fileno()), readable=False)
         self._rx = Connection(os.dup(self._proc.stdout.fileno()), writable=False)
         self._poller = select.poll()  # made once: the per-call selector of Connection.poll is slow
@@ -241,7 +244,8 @@ class Worker:
         if not expect_ready:
             self.send(message)
         rx, tx, poller = self._rx, self._tx, self._poller
-        assert rx is not None and tx is not None
+        assert rx is not None
+        assert tx is not None
         while True:
             remaining = deadline - time.monotonic()
             try:
@@ -276,10 +280,8 @@ class Worker:
         proc = self._proc
         code = None
         if proc is not None:
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 code = proc.wait(timeout=2)
-            except subprocess.TimeoutExpired:
-                pass
         self.kill()
         if code is None:
             return WorkerLost("crash", "the worker process stopped answering")

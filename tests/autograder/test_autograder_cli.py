@@ -45,7 +45,7 @@ def test_list_shows_questions_and_tests(capsys: pytest.CaptureFixture[str]) -> N
 def test_bad_input_is_one_line_and_status_1(
     capsys: pytest.CaptureFixture[str], argv: list[str], message: str
 ) -> None:
-    code, out, err = run(capsys, *argv)
+    code, _, err = run(capsys, *argv)
     assert code == 1
     assert err.startswith("autograder: error: ")
     assert message in err
@@ -74,7 +74,9 @@ def test_gradescope_format_writes_a_results_file_even_without_a_submission(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "r.json"
-    code, _, _ = run(capsys, str(tmp_path / "none.py"), "--format", "gradescope", "--output", str(out))
+    code, _, _ = run(
+        capsys, str(tmp_path / "none.py"), "--format", "gradescope", "--output", str(out)
+    )
     assert code == 1
     data = json.loads(out.read_text())
     assert data["score"] == 0

@@ -41,8 +41,11 @@ def test_starter_scores_zero_and_every_test_says_why(tmp_path: Path) -> None:
     assert report["score"] == 0
     tests = results_by_name(report)
     assert Counter(t["status"] for t in tests.values()) == Counter({"error": len(tests)})
-    assert all("NotImplementedError" in t["messages"][-1] or any(
-        "NotImplementedError" in m for m in t["messages"]) for t in tests.values())
+    assert all(
+        "NotImplementedError" in t["messages"][-1]
+        or any("NotImplementedError" in m for m in t["messages"])
+        for t in tests.values()
+    )
 
 
 def test_catalogued_bugs_fail_with_their_diagnosis(tmp_path: Path) -> None:
@@ -51,9 +54,7 @@ def test_catalogued_bugs_fail_with_their_diagnosis(tmp_path: Path) -> None:
     q2 = {n: t for n, t in tests.items() if n.startswith("q2/")}
     q3 = {n: t for n, t in tests.items() if n.startswith("q3/")}
     assert {t["diagnosis"] for t in q2.values() if t["status"] == "failed"} == {"depth-per-agent"}
-    assert {t["diagnosis"] for t in q3.values() if t["status"] == "failed"} == {
-        "prune-on-equality"
-    }
+    assert {t["diagnosis"] for t in q3.values() if t["status"] == "failed"} == {"prune-on-equality"}
     assert any(t["status"] == "passed" for t in q3.values())  # only equality cases differ
     trace = q3["q3/alpha_beta-smallClassic"]
     assert trace["status"] == "failed"

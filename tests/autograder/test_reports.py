@@ -22,9 +22,7 @@ RESULTS = [
         0.0,
         (
             TestResult("q2/a", "q2", "passed", seconds=0.5),
-            TestResult(
-                "q2/b", "q2", "timeout", messages=("no answer within 2 s",), output="hi\n"
-            ),
+            TestResult("q2/b", "q2", "timeout", messages=("no answer within 2 s",), output="hi\n"),
         ),
     ),
 ]

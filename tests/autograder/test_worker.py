@@ -35,7 +35,9 @@ def deadline(seconds: float = 10.0) -> float:
     ("parent", "agent", "action", "data"),
     [(0, 0, "West", b"S0 0 West"), (12, 2, "North", b"S12 2 North"), (3, 1, "a b", b"S3 1 a b")],
 )
-def test_requests_round_trip_without_pickle(parent: int, agent: int, action: str, data: bytes) -> None:
+def test_requests_round_trip_without_pickle(
+    parent: int, agent: int, action: str, data: bytes
+) -> None:
     assert encode_request(parent, agent, action) == data
     assert decode_request(data) == (parent, agent, action)
 
@@ -121,7 +123,10 @@ def test_answers_come_back_as_text(tmp_path: Path, body: str, expected: object) 
         w.send(("layout", state.layout.name, state.layout.to_text()))
         w.call(("agent", "student", "Agent", None, None), deadline=deadline())
         server = PacmanServer()
-        assert w.call(("decide", *server.begin(state)), deadline=deadline(), serve=server.serve) == expected
+        assert (
+            w.call(("decide", *server.begin(state)), deadline=deadline(), serve=server.serve)
+            == expected
+        )
     finally:
         w.close()
 
@@ -129,7 +134,11 @@ def test_answers_come_back_as_text(tmp_path: Path, body: str, expected: object) 
 @pytest.mark.parametrize(
     ("body", "kind", "needle"),
     [
-        ("        raise RuntimeError('boom')\n", StudentError, "RuntimeError: boom (at multi_agents.py:4 in get_action)"),
+        (
+            "        raise RuntimeError('boom')\n",
+            StudentError,
+            "RuntimeError: boom (at multi_agents.py:4 in get_action)",
+        ),
         ("        import sys; sys.exit(2)\n", StudentError, "called sys.exit(2)"),
         ("        import os; os._exit(5)\n", WorkerLost, "exited with status 5"),
         ("        while True: pass\n", WorkerLost, "timed out"),
