@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import random
 import time
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from agents.players import DirectionalGhost, RandomGhost
+from autograder.case_toml import GHOSTS, read_case_table
 from autograder.proxy import state_fields
 from autograder.results import CaseFormatError, TestResult
 from autograder.worker_client import BadAnswer, StudentError, Worker, WorkerLost
@@ -29,7 +28,6 @@ from pacman.runner import game_seed
 
 __all__ = ["EvalAgentCase", "load_eval_agent_cases", "read_eval_agent_case", "run_eval_agent"]
 
-_GHOSTS: Final = {"DirectionalGhost": DirectionalGhost, "RandomGhost": RandomGhost}
 _REQUIRED: Final = {
     "question": str,
     "description": str,
@@ -51,7 +49,7 @@ _OPTIONAL: Final = {
     "wins_minimum": int,
     "non_timeout_minimum": int,
 }
-_LISTS: Final = ("score_thresholds", "wins_thresholds", "non_timeout_thresholds")
+_LISTS: Final = {"score_thresholds": float, "wins_thresholds": int, "non_timeout_thresholds": int}
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,42 +122,9 @@ def read_eval_agent_case(path: Path) -> EvalAgentCase:
     Raises:
         CaseFormatError: If the file is unreadable, not TOML, or has a wrong key or value.
     """
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CaseFormatError(f"{path}:1: cannot read case file: {exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise CaseFormatError(f"{path}:1: not valid TOML: {exc}") from None
-    values: dict[str, Any] = {}
-
-    def check(key: str, value: Any, kind: type) -> Any:
-        if kind is float and isinstance(value, int) and not isinstance(value, bool):
-            value = float(value)
-        if not isinstance(value, kind) or isinstance(value, bool):
-            raise CaseFormatError(f"{path}:1: {key} must be a {kind.__name__}, got {value!r}")
-        return value
-
-    for key, kind in _REQUIRED.items():
-        if key not in data:
-            raise CaseFormatError(f"{path}:1: missing key {key!r}")
-        values[key] = check(key, data[key], kind)
-    for key, kind in _OPTIONAL.items():
-        if key in data:
-            values[key] = check(key, data[key], kind)
-    for key in _LISTS:
-        if key in data:
-            items = data[key]
-            if not isinstance(items, list):
-                raise CaseFormatError(f"{path}:1: {key} must be a list of numbers")
-            kind = float if key.startswith("score") else int
-            values[key] = tuple(check(key, v, kind) for v in items)
-    unknown = sorted(set(data) - set(_REQUIRED) - set(_OPTIONAL) - set(_LISTS))
-    if unknown:
-        raise CaseFormatError(f"{path}:1: unknown keys {unknown}")
+    values = read_case_table(path, _REQUIRED, _OPTIONAL, _LISTS)
     if values["source"] not in ("student", "reference"):
         raise CaseFormatError(f"{path}:1: source must be 'student' or 'reference'")
-    if values["ghosts"] not in _GHOSTS:
-        raise CaseFormatError(f"{path}:1: unknown ghosts {values['ghosts']!r}")
     return EvalAgentCase(name=path.stem, path=path, **values)
 
 
@@ -227,7 +192,7 @@ def run_eval_agent(
             seconds=time.monotonic() - t0,
         )
 
-    ghost_cls = _GHOSTS[case.ghosts]
+    ghost_cls = GHOSTS[case.ghosts]
     try:
         worker.ensure()
         worker.clear_output()

@@ -15,15 +15,14 @@ from __future__ import annotations
 import json
 import random
 import time
-import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 from agents.evaluation import get_evaluation
-from agents.players import DirectionalGhost, RandomGhost
 from agents.search import SearchResult, alpha_beta, expectimax, minimax
+from autograder.case_toml import GHOSTS, read_case_table
 from autograder.proxy_server import PacmanServer
 from autograder.results import CaseFormatError, TestResult
 from autograder.worker_client import BadAnswer, StudentError, Worker, WorkerLost
@@ -53,7 +52,6 @@ STUDENT_CLASSES: Final = {
     "alpha_beta": "AlphaBetaAgent",
     "expectimax": "ExpectimaxAgent",
 }
-_GHOSTS: Final = {"DirectionalGhost": DirectionalGhost, "RandomGhost": RandomGhost}
 _KEYS: Final = {
     "question": str,
     "algorithm": str,
@@ -141,29 +139,9 @@ def read_game_trace_case(path: Path) -> GameTraceCase:
     Raises:
         CaseFormatError: If the file is unreadable, not TOML, or has a wrong key or value.
     """
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CaseFormatError(f"{path}:1: cannot read case file: {exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise CaseFormatError(f"{path}:1: not valid TOML: {exc}") from None
-    values: dict[str, Any] = {}
-    for key, kind in _KEYS.items():
-        if key not in data:
-            raise CaseFormatError(f"{path}:1: missing key {key!r}")
-        value = data[key]
-        if kind is float and isinstance(value, int):
-            value = float(value)
-        if not isinstance(value, kind) or isinstance(value, bool):
-            raise CaseFormatError(f"{path}:1: {key} must be a {kind.__name__}, got {value!r}")
-        values[key] = value
-    unknown = sorted(set(data) - set(_KEYS))
-    if unknown:
-        raise CaseFormatError(f"{path}:1: unknown keys {unknown}")
+    values = read_case_table(path, _KEYS)
     if values["algorithm"] not in SEARCHES:
         raise CaseFormatError(f"{path}:1: unknown algorithm {values['algorithm']!r}")
-    if values["ghosts"] not in _GHOSTS:
-        raise CaseFormatError(f"{path}:1: unknown ghosts {values['ghosts']!r}")
     return GameTraceCase(name=path.stem, path=path, **values)
 
 
@@ -272,7 +250,7 @@ def generate_trace(case: GameTraceCase) -> Path:
             return result.action
 
     start = _start(case)
-    ghost_cls = _GHOSTS[case.ghosts]
+    ghost_cls = GHOSTS[case.ghosts]
     agents: list[Any] = [Reference()]
     for i in range(1, start.num_agents):
         agents.append(ghost_cls(i, random.Random(derive_seed(case.seed, "agent", i))))

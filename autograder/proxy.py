@@ -101,6 +101,19 @@ def state_fields(state: GameState) -> Fields:
     return state.__reduce__()[1][1:]  # type: ignore[no-any-return]
 
 
+def _ask(channel: Channel, parent: int, agent: object, action: object) -> tuple[int, Any]:
+    """Ask the grader for a successor: its number and what the proxy needs to know.
+
+    Raises:
+        IllegalActionError, TerminalStateError, ValueError, KeyError: As the grader says.
+    """
+    channel.send_bytes(encode_request(parent, agent, action))
+    reply = pickle.loads(channel.recv_bytes())
+    if reply[0] != "c":
+        raise ERRORS.get(reply[1], ValueError)(reply[2])
+    return reply[1], reply[2]
+
+
 def _directions(names: tuple[str, ...]) -> tuple[Direction, ...]:
     dirs = _dirs_cache.get(names)
     if dirs is None:
@@ -156,12 +169,8 @@ class PacmanProxy(GameState):
             key, child = None, None
         if child is not None:
             return child
-        channel = self._channel
-        channel.send_bytes(encode_request(self._gid, agent, action))
-        reply = pickle.loads(channel.recv_bytes())
-        if reply[0] != "c":
-            raise ERRORS.get(reply[1], ValueError)(reply[2])
-        child = pacman_proxy(channel, self._nav, reply[1], reply[2])
+        gid, fields = _ask(self._channel, self._gid, agent, action)
+        child = pacman_proxy(self._channel, self._nav, gid, fields)
         if key is not None:
             kids[key] = child
         return child
@@ -243,12 +252,8 @@ class TreeProxy:
         child = self._kids.get(key)
         if child is not None:
             return child
-        channel = self._channel
-        channel.send_bytes(encode_request(self._gid, agent, action))
-        reply = pickle.loads(channel.recv_bytes())
-        if reply[0] != "c":
-            raise ERRORS.get(reply[1], ValueError)(reply[2])
-        child = TreeProxy(channel, self._num_agents, reply[1], reply[2])
+        gid, info = _ask(self._channel, self._gid, agent, action)
+        child = TreeProxy(self._channel, self._num_agents, gid, info)
         self._kids[key] = child
         return child
 

@@ -107,6 +107,16 @@ def write(tmp_path: Path, body: str) -> Path:
     return path
 
 
+def started(path: Path, agent: str = "Agent") -> tuple[Worker, GameState]:
+    """A worker on ``path`` with its agent made, and the testClassic start state."""
+    w = Worker(path)
+    w.start()
+    state = GameState.initial("testClassic")
+    w.send(("layout", state.layout.name, state.layout.to_text()))
+    w.call(("agent", "student", agent, None, None), deadline=deadline())
+    return w, state
+
+
 @pytest.mark.parametrize(
     ("body", "expected"),
     [
@@ -116,12 +126,8 @@ def write(tmp_path: Path, body: str) -> Path:
     ],
 )
 def test_answers_come_back_as_text(tmp_path: Path, body: str, expected: object) -> None:
-    w = Worker(write(tmp_path, body))
+    w, state = started(write(tmp_path, body))
     try:
-        w.start()
-        state = GameState.initial("testClassic")
-        w.send(("layout", state.layout.name, state.layout.to_text()))
-        w.call(("agent", "student", "Agent", None, None), deadline=deadline())
         server = PacmanServer()
         assert (
             w.call(("decide", *server.begin(state)), deadline=deadline(), serve=server.serve)
@@ -147,12 +153,8 @@ def test_answers_come_back_as_text(tmp_path: Path, body: str, expected: object) 
 def test_failures_are_reported_and_the_worker_restarts(
     tmp_path: Path, body: str, kind: type[Exception], needle: str
 ) -> None:
-    w = Worker(write(tmp_path, "        print('hello')\n" + body))
+    w, state = started(write(tmp_path, "        print('hello')\n" + body))
     try:
-        w.start()
-        state = GameState.initial("testClassic")
-        w.send(("layout", state.layout.name, state.layout.to_text()))
-        w.call(("agent", "student", "Agent", None, None), deadline=deadline())
         server = PacmanServer()
         with pytest.raises(kind) as info:
             w.call(("decide", *server.begin(state)), deadline=deadline(0.5), serve=server.serve)
@@ -165,12 +167,8 @@ def test_failures_are_reported_and_the_worker_restarts(
 
 
 def test_printed_output_is_capped(tmp_path: Path) -> None:
-    w = Worker(write(tmp_path, "        print('x' * 100000)\n        return 'Stop'\n"))
+    w, state = started(write(tmp_path, "        print('x' * 100000)\n        return 'Stop'\n"))
     try:
-        w.start()
-        state = GameState.initial("testClassic")
-        w.send(("layout", state.layout.name, state.layout.to_text()))
-        w.call(("agent", "student", "Agent", None, None), deadline=deadline())
         w.call(("play", PacmanServer().begin(state)[1]), deadline=deadline())
         text = w.output(limit=50)
         assert text.startswith("x" * 50)
