@@ -394,6 +394,38 @@ def _same_action(variant: Any, student: Any) -> bool:
         return False
 
 
+def _run(
+    root: Any,
+    algorithm: str,
+    depth: int,
+    evaluate: Callable[[Any], float],
+    flaws: Flaws,
+    within: set[Hashable] | None = None,
+) -> tuple[Any, set[Hashable]] | None:
+    """A variant's action and generated keys (root included), or None if it failed.
+
+    With ``within``, the run must generate exactly those states: it is abandoned at the
+    first state outside them, and counts as failed if it generates fewer.
+    """
+    seen = {_key(root)}
+
+    def watch(state: Any) -> None:
+        key = _key(state)
+        if within is not None and key not in within:
+            raise _Mismatch
+        seen.add(key)
+
+    try:
+        result = flawed_search(
+            root, algorithm=algorithm, depth=depth, evaluate=evaluate, observe=watch, flaws=flaws
+        )
+    except Exception:  # a variant that cannot run here (or strays) cannot match
+        return None
+    if within is not None and seen != within:
+        return None
+    return result.action, seen
+
+
 def _resolve(
     target: Any, algorithm: str, depth: int | None, evaluate: Callable[[Any], float] | None
 ) -> tuple[Any, int, Callable[[Any], float]]:
@@ -446,26 +478,8 @@ def diagnose_all(
     student = {_key(s) for s in generated} | {_key(root)}
 
     def reproduces(flaws: Flaws) -> bool:
-        seen = {_key(root)}
-
-        def watch(state: Any) -> None:
-            key = _key(state)
-            if key not in student:
-                raise _Mismatch
-            seen.add(key)
-
-        try:
-            result = flawed_search(
-                root,
-                algorithm=algorithm,
-                depth=depth,
-                evaluate=evaluate,
-                observe=watch,
-                flaws=flaws,
-            )
-        except Exception:  # a variant that cannot run here (or strays) cannot match
-            return False
-        return seen == student and (action is None or _same_action(result.action, action))
+        answer = _run(root, algorithm, depth, evaluate, flaws, within=student)
+        return answer is not None and (action is None or _same_action(answer[0], action))
 
     if action is not None and reproduces(Flaws()):
         return []  # the answer is correct: on this tree the bugs below are invisible
@@ -518,20 +532,11 @@ def closest_bug(
     student = {_key(s) for s in generated} | {_key(root)}
 
     def distance(flaws: Flaws) -> float:
-        seen = {_key(root)}
-        try:
-            result = flawed_search(
-                root,
-                algorithm=algorithm,
-                depth=depth,
-                evaluate=evaluate,
-                observe=lambda s: seen.add(_key(s)),
-                flaws=flaws,
-            )
-        except Exception:  # a variant that cannot run here is no candidate
-            return math.inf
-        wrong_action = action is None or not _same_action(result.action, action)
-        return len(seen ^ student) + wrong_action
+        answer = _run(root, algorithm, depth, evaluate, flaws)
+        if answer is None:
+            return math.inf  # a variant that cannot run here is no candidate
+        wrong_action = action is None or not _same_action(answer[0], action)
+        return len(answer[1] ^ student) + wrong_action
 
     best, best_distance = None, distance(Flaws())
     for bug in BUGS.values():
