@@ -4,7 +4,8 @@ Gradescope unpacks the zip into ``/autograder/source``, runs ``setup.sh`` once w
 builds the image, and ``run_autograder`` for every submission; the submission is in
 ``/autograder/submission`` and the scores must land in
 ``/autograder/results/results.json``. ``run_autograder`` always writes that file, even
-when grading cannot run, so the student sees why instead of a blank failure.
+when grading cannot run, so the student sees why instead of a blank failure. (The
+``AUTOGRADER_ROOT`` environment variable moves ``/autograder`` elsewhere, for testing.)
 """
 
 from __future__ import annotations
@@ -36,24 +37,25 @@ fi
 
 RUN_AUTOGRADER: Final = """#!/usr/bin/env bash
 # Gradescope runs this for every submission. It always leaves a results.json.
-RESULTS=/autograder/results/results.json
-mkdir -p /autograder/results
+ROOT=${AUTOGRADER_ROOT:-/autograder}
+RESULTS=$ROOT/results/results.json
+mkdir -p "$ROOT/results"
 fallback() {
-    /autograder/venv/bin/python - "$1" "$RESULTS" <<'PY' || \\
+    "$ROOT/venv/bin/python" - "$1" "$RESULTS" <<'PY' || \\
         printf '{"score": 0, "output": "The autograder could not run."}\\n' > "$RESULTS"
 import sys
 from autograder.gradescope import failure_results
 open(sys.argv[2], "w").write(failure_results(sys.argv[1]))
 PY
 }
-FILE=$(find /autograder/submission -name multi_agents.py -print -quit)
+FILE=$(find "$ROOT/submission" -name multi_agents.py -print -quit)
 if [ -z "$FILE" ]; then
     fallback "No multi_agents.py was found in your submission. Submit the file itself."
     exit 0
 fi
 rm -f "$RESULTS"
 cd "$(dirname "$FILE")"
-/autograder/venv/bin/autograder "$FILE" --format gradescope --output "$RESULTS"
+"$ROOT/venv/bin/autograder" "$FILE" --format gradescope --output "$RESULTS"
 if [ ! -s "$RESULTS" ]; then
     fallback "The autograder stopped before it could write a report; please tell the staff."
 fi

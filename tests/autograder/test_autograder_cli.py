@@ -106,7 +106,39 @@ def test_gradescope_package_has_executable_scripts_and_the_project(
     assert {"pyproject.toml", "autograder/cli.py", "pacman/core/state.py"} <= names
     assert "autograder/cases/game_traces/minimax-smallClassic.trace.json" in names
     assert not any("__pycache__" in n or n.startswith("tests/") for n in names)
-    assert "/autograder/results/results.json" in run_script
+    assert "$ROOT/results/results.json" in run_script
+    assert "ROOT=${AUTOGRADER_ROOT:-/autograder}" in run_script
+
+
+@pytest.mark.parametrize(
+    ("submission", "expected"),
+    [
+        (None, "No multi_agents.py was found"),
+        (Path(__file__).with_name("fixtures") / "syntax_error" / "multi_agents.py", "SyntaxError"),
+    ],
+)
+def test_run_autograder_always_leaves_results_json(
+    tmp_path: Path, submission: Path | None, expected: str
+) -> None:
+    from autograder.gradescope import RUN_AUTOGRADER
+
+    root = tmp_path / "autograder"
+    bin_dir = root / "venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    (bin_dir / "python").symlink_to(sys.executable)
+    command = bin_dir / "autograder"
+    command.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m autograder "$@"\n')
+    command.chmod(0o755)
+    (root / "submission").mkdir()
+    if submission is not None:
+        (root / "submission" / "multi_agents.py").write_text(submission.read_text())
+    script = tmp_path / "run_autograder"
+    script.write_text(RUN_AUTOGRADER)
+    env = {**os.environ, "AUTOGRADER_ROOT": str(root), "PYTHONPATH": str(ROOT)}
+    subprocess.run(["bash", str(script)], env=env, check=True, capture_output=True)
+    data = json.loads((root / "results" / "results.json").read_text())
+    assert data["score"] == 0
+    assert expected in json.dumps(data)
 
 
 def test_python_dash_m_autograder_runs(tmp_path: Path) -> None:
