@@ -43,7 +43,7 @@ def _grade_parser() -> argparse.ArgumentParser:
         "file",
         nargs="?",
         default="multi_agents.py",
-        help="the student's file (default: multi_agents.py in the current folder)",
+        help="the student's file (default: multi_agents.py, or a classic multiAgents.py, here)",
     )
     p.add_argument(
         "-q", "--question", action="append", default=[], help="grade only this question (q1..q5)"
@@ -125,6 +125,8 @@ def _grade_with(args: argparse.Namespace) -> int:
         sys.stdout.write(_list(specs))
         return 0
     path = Path(args.file)
+    if args.file == "multi_agents.py" and not path.is_file() and Path("multiAgents.py").is_file():
+        path = Path("multiAgents.py")  # a classic camelCase submission
     if not path.is_file():
         hint = (
             " (run `autograder init` to get the starter file)"

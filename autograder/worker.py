@@ -34,6 +34,12 @@ OUTPUT_LIMIT_BYTES: Final = 8 * 1024 * 1024
 """Largest capture file the student's printing may grow (writes past it fail)."""
 
 
+_CLASSIC_NAMES: Final = {"better_evaluation": "betterEvaluationFunction"}
+"""Our function names and their classic camelCase spelling."""
+_SHIM: Final = str(Path(__file__).with_name("classic_shim"))
+"""Classic ``util`` and ``game`` modules, for classic submissions (last on ``sys.path``)."""
+
+
 class _Worker:
     def __init__(self, rx: Connection, tx: Connection) -> None:
         self.rx = rx
@@ -41,6 +47,8 @@ class _Worker:
         self.module: Any = None
         self.path = ""
         self.agent: Any = None
+        self.classic = False
+        """Whether the agent is a classic camelCase one (gets `ClassicState` objects)."""
         self.layout: Any = None
         self.layouts: dict[str, Any] = {}
         self.channel = _Duplex(rx, tx)
@@ -102,16 +110,14 @@ class _Worker:
         self.ok(names=sorted(n for n in vars(module) if not n.startswith("_")))
 
     def make_agent(self, source: str, name: str, depth: int | None, evaluation: str | None) -> None:
+        from autograder import proxy_camel
         from autograder.proxy import tree_value
 
         evaluate: Any = None
         if evaluation == "tree":
             evaluate = tree_value
         elif evaluation is not None and evaluation.startswith("student:"):
-            fn_name = evaluation.partition(":")[2]
-            evaluate = getattr(self.module, fn_name, None)
-            if not callable(evaluate):
-                raise AttributeError(f"the file defines no function {fn_name!r}")
+            evaluate = self.student_function(evaluation.partition(":")[2])
         elif evaluation is not None:
             from agents.evaluation import get_evaluation
 
@@ -124,13 +130,33 @@ class _Worker:
             cls = getattr(self.module, name, None)
             if not isinstance(cls, type):
                 raise AttributeError(f"the file defines no class {name!r}")
-        kwargs: dict[str, Any] = {}
-        if depth is not None:
-            kwargs["depth"] = depth
-        if evaluate is not None:
-            kwargs["evaluate"] = evaluate
-        self.agent = cls(**kwargs)
+        self.classic = not hasattr(cls, "get_action") and hasattr(cls, "getAction")
+        if self.classic:
+            # A classic agent takes its depth as a string and holds evaluationFunction.
+            self.agent = cls() if depth is None else cls(depth=str(depth))
+            if evaluate is not None:
+                self.agent.evaluationFunction = proxy_camel.classic_evaluation(evaluate)
+        else:
+            kwargs: dict[str, Any] = {}
+            if depth is not None:
+                kwargs["depth"] = depth
+            if evaluate is not None:
+                kwargs["evaluate"] = evaluate
+            self.agent = cls(**kwargs)
         self.ok()
+
+    def student_function(self, name: str) -> Any:
+        """The student's function ``name``, or its classic camelCase version, wrapped."""
+        from autograder.proxy_camel import ClassicState
+
+        fn = getattr(self.module, name, None)
+        if callable(fn):
+            return fn
+        classic_name = _CLASSIC_NAMES.get(name, "")
+        classic = getattr(self.module, classic_name, None)
+        if callable(classic):
+            return lambda state: classic(ClassicState(state))
+        raise AttributeError(f"the file defines no function {name!r}")
 
     def set_layout(self, name: str, text: str) -> None:
         from pacman.core.layout import Layout
@@ -142,13 +168,21 @@ class _Worker:
         self.layout = layout
 
     def decide(self, state: Any) -> None:
-        choose = getattr(self.agent, "get_action", None) or self.agent.getAction
-        self.answer(choose(state))
+        if self.classic:
+            from autograder.proxy_camel import ClassicState
+
+            self.answer(self.agent.getAction(ClassicState(state)))
+        else:
+            self.answer(self.agent.get_action(state))
 
     def register(self, state: Any) -> None:
-        register = getattr(self.agent, "register_initial_state", None) or getattr(
-            self.agent, "registerInitialState", None
-        )
+        if self.classic:
+            from autograder.proxy_camel import ClassicState
+
+            register = getattr(self.agent, "registerInitialState", None)
+            state = ClassicState(state)
+        else:
+            register = getattr(self.agent, "register_initial_state", None)
         if register is not None:
             register(state)
         self.ok()
@@ -248,6 +282,9 @@ def main() -> None:
         if reconfigure is not None:
             reconfigure(write_through=True)
     _limit_output()
+    import autograder.proxy  # noqa: F401 (the engine first: a student's pacman.py must not shadow it)
+
+    sys.path.append(_SHIM)
     worker = _Worker(Connection(rx_fd, writable=False), Connection(tx_fd, readable=False))
     worker.run()
 

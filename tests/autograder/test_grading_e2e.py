@@ -125,3 +125,19 @@ def test_game_trace_reports_a_non_action_answer(tmp_path: Path) -> None:
     (test,) = results_by_name(report).values()
     assert test["status"] == "failed"
     assert "Your agent returned 42, not an action" in test["messages"][1]
+
+
+def test_classic_camel_case_submission_scores_full_marks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "submission"
+    folder.mkdir()
+    (folder / "multiAgents.py").write_text((FIXTURES / "classic" / "multiAgents.py").read_text())
+    monkeypatch.chdir(folder)  # found by its classic name
+    out = tmp_path / "report.json"
+    assert main(["--format", "json", "--output", str(out)]) == 0
+    report = json.loads(out.read_text())
+    assert report["file"] == "multiAgents.py"
+    failing = [t["name"] for t in results_by_name(report).values() if t["status"] != "passed"]
+    assert failing == []
+    assert report["score"] == 25
