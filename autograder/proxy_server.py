@@ -1,13 +1,14 @@
 """The grader's side of the proxies: it computes, records and counts every successor.
 
-A server holds every state it handed out during one test, by number (the root of each
-decision included), and the set of distinct states generated during the current
-decision. The worker's proxies refer to states by number only, so the grader always
-computes successors from its own states.
+A server holds every state it handed out during one test, by a number unique in the
+grader's process (the root of each decision included), and the set of distinct states
+generated during the current decision. The worker's proxies refer to states by number
+only, so the grader always computes successors from its own states.
 """
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from autograder.proxy import state_fields
@@ -17,12 +18,19 @@ from pacman.core.state import GameState
 
 __all__ = ["PacmanServer", "TreeServer"]
 
+_NUMBERS = itertools.count()
+"""State numbers are never reused, so a state a student kept from an earlier test cannot
+stand for another one."""
+
+
+_STALE = "this state belongs to an earlier test; keep no states between tests"
+
 
 class PacmanServer:
     """Answers successor requests on real `GameState` objects."""
 
     def __init__(self) -> None:
-        self.states: list[GameState] = []
+        self.states: dict[int, GameState] = {}
         self.generated: set[GameState] = set()
         """Distinct states of the current decision: its root and every child handed out."""
         self.requests = 0
@@ -32,21 +40,24 @@ class PacmanServer:
         """Start a decision at ``root``; returns its number and fields for the worker."""
         self.generated = {root}
         self.requests = 0
-        self.states.append(root)
-        return len(self.states) - 1, state_fields(root)
+        number = next(_NUMBERS)
+        self.states[number] = root
+        return number, state_fields(root)
 
     def serve(self, parent: int, agent: int, action: str) -> tuple[Any, ...]:
         """Compute and record one successor; the reply for the worker."""
-        if not 0 <= parent < len(self.states):
-            return ("e", "ValueError", f"unknown state number {parent}")
+        state = self.states.get(parent)
+        if state is None:
+            return ("e", "ValueError", _STALE)
         try:
-            child = self.states[parent].successor(agent, action)
+            child = state.successor(agent, action)
         except (PacmanError, ValueError) as exc:
             return ("e", type(exc).__name__, str(exc))
         self.requests += 1
-        self.states.append(child)
+        number = next(_NUMBERS)
+        self.states[number] = child
         self.generated.add(child)
-        return ("c", len(self.states) - 1, state_fields(child))
+        return ("c", number, state_fields(child))
 
 
 class TreeServer:
@@ -54,7 +65,7 @@ class TreeServer:
 
     def __init__(self, game: TreeGame) -> None:
         self.game = game
-        self.states: list[TreeState] = []
+        self.states: dict[int, TreeState] = {}
         self.generated: set[str] = set()
         """Names of the distinct states generated: the root and every child handed out."""
 
@@ -71,15 +82,16 @@ class TreeServer:
     def begin(self) -> tuple[int, int, tuple[Any, ...]]:
         """Start the decision at the root; returns (num_agents, number, info)."""
         root = self.game.root
-        self.states = [root]
+        number = next(_NUMBERS)
+        self.states = {number: root}
         self.generated = {root.name}
-        return self.game.num_agents, 0, self.info(root)
+        return self.game.num_agents, number, self.info(root)
 
     def serve(self, parent: int, agent: int, action: str) -> tuple[Any, ...]:
         """Follow one edge and record the state it leads to; the reply for the worker."""
-        if not 0 <= parent < len(self.states):
-            return ("e", "ValueError", f"unknown state number {parent}")
-        state = self.states[parent]
+        state = self.states.get(parent)
+        if state is None:
+            return ("e", "ValueError", _STALE)
         if state.is_terminal():
             return (
                 "e",
@@ -90,6 +102,7 @@ class TreeServer:
             child = state.successor(agent, action)
         except ValueError as exc:
             return ("e", "ValueError", str(exc))
-        self.states.append(child)
+        number = next(_NUMBERS)
+        self.states[number] = child
         self.generated.add(child.name)
-        return ("c", len(self.states) - 1, self.info(child))
+        return ("c", number, self.info(child))

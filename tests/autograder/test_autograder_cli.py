@@ -151,3 +151,20 @@ def test_python_dash_m_autograder_runs(tmp_path: Path) -> None:
         check=True,
     )
     assert "q3  Alpha-beta pruning" in out.stdout
+
+
+def test_generate_reproduces_the_checked_in_traces(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import shutil
+
+    packaged = ROOT / "autograder" / "cases"
+    cases = tmp_path / "cases"
+    shutil.copytree(packaged, cases)
+    for trace in (cases / "game_traces").glob("*.trace.json"):
+        trace.unlink()
+    code, out, _ = run(capsys, "generate", "--cases", str(cases))
+    assert code == 0
+    for trace in (packaged / "game_traces").glob("*.trace.json"):
+        assert (cases / "game_traces" / trace.name).read_text() == trace.read_text()
+    assert "files written" in out

@@ -189,3 +189,13 @@ def test_import_failure_is_kept_for_every_test(tmp_path: Path) -> None:
         assert w.starts == 1
     finally:
         w.close()
+
+
+def test_a_state_from_an_earlier_test_is_refused() -> None:
+    state = GameState.initial("testClassic")
+    earlier, now = PacmanServer(), PacmanServer()
+    old, _ = earlier.begin(state)
+    now.begin(state)
+    reply = now.serve(old, 0, "North")
+    assert reply[0] == "e"
+    assert "earlier test" in reply[2]
