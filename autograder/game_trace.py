@@ -322,6 +322,7 @@ def run_game_trace(
             ("register", gid, fields),
             deadline=min(test_deadline, time.monotonic() + move_limit),
             serve=server.serve,
+            notice=server.notice,
         )
         n = state.num_agents
         for index, action in enumerate(trace.actions):
@@ -333,6 +334,7 @@ def run_game_trace(
                     ("decide", gid, fields),
                     deadline=min(test_deadline, time.monotonic() + move_limit),
                     serve=server.serve,
+                    notice=server.notice,
                 )
                 failure = _check_move(case, trace, turn, state, answer, server)
                 if failure is not None:

@@ -45,7 +45,11 @@ class PacmanServer:
         return number, state_fields(root)
 
     def serve(self, parent: int, agent: int, action: str) -> tuple[Any, ...]:
-        """Compute and record one successor; the reply for the worker."""
+        """Compute and record one successor; the reply sends its siblings along.
+
+        Only the successor asked for is counted; a sibling is counted when the worker
+        reports handing it over (`notice`).
+        """
         state = self.states.get(parent)
         if state is None:
             return ("e", "ValueError", _STALE)
@@ -54,10 +58,24 @@ class PacmanServer:
         except (PacmanError, ValueError) as exc:
             return ("e", type(exc).__name__, str(exc))
         self.requests += 1
-        number = next(_NUMBERS)
-        self.states[number] = child
         self.generated.add(child)
-        return ("c", number, state_fields(child))
+        siblings = []
+        chosen = 0
+        for a in state.legal_actions(agent):
+            if a == action:
+                chosen, sibling = len(siblings), child
+            else:
+                sibling = state.successor(agent, a)
+            number = next(_NUMBERS)
+            self.states[number] = sibling
+            siblings.append((a.value, number, state_fields(sibling)))
+        return ("c", chosen, siblings)
+
+    def notice(self, number: int) -> None:
+        """The worker handed the student a sibling sent ahead: count it now."""
+        state = self.states.get(number)
+        if state is not None:
+            self.generated.add(state)
 
 
 class TreeServer:

@@ -56,9 +56,11 @@ class _Worker:
     # ----------------------------------------------------------------- replies
 
     def ok(self, **info: Any) -> None:
+        _notify(self.channel)
         self.tx.send_bytes(b"R" + json.dumps(info).encode())
 
     def answer(self, action: Any) -> None:
+        _notify(self.channel)
         from autograder.proxy import MAX_ACTION_CHARS
 
         if action is None:
@@ -70,6 +72,7 @@ class _Worker:
         self.tx.send_bytes(b"A" + text.encode(errors="replace"))
 
     def fail(self, exc: BaseException) -> None:
+        _notify(self.channel)
         frames = traceback.extract_tb(exc.__traceback__)
         mine = [f for f in frames if self.path and _same_file(f.filename, self.path)]
         where = ""
@@ -244,6 +247,12 @@ class _Duplex:
     def __init__(self, rx: Connection, tx: Connection) -> None:
         self.recv_bytes = rx.recv_bytes
         self.send_bytes = tx.send_bytes
+
+
+def _notify(channel: _Duplex) -> None:
+    from autograder.proxy import flush_notices
+
+    flush_notices(channel)
 
 
 def _same_file(a: str, b: str) -> bool:

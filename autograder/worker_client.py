@@ -223,6 +223,7 @@ class Worker:
         *,
         deadline: float,
         serve: Serve | None = None,
+        notice: Callable[[int], None] | None = None,
         expect_ready: bool = False,
     ) -> str | BadAnswer | dict[str, Any]:
         """Send a command and serve the worker's requests until it answers.
@@ -232,6 +233,8 @@ class Worker:
             deadline: `time.monotonic` time by which the answer must come; the worker is
                 killed when it passes.
             serve: Answers successor requests (none are allowed when omitted).
+            notice: Told the number of each state sent ahead that the worker handed over.
+                Without it, such notices are ignored.
             expect_ready: Only wait for the start-up greeting; ``message`` is not sent.
 
         Returns:
@@ -265,6 +268,12 @@ class Worker:
                     tx.send_bytes(pickle.dumps(reply, 5))
                 except OSError:
                     raise self._lost() from None
+            elif kind == b"U" and notice is not None:
+                for number in data[1:].split(b","):
+                    if number.isdigit():  # anything else is not a number we sent
+                        notice(int(number))
+            elif kind == b"U":
+                pass  # notices outside a counted decision count nothing
             elif kind == b"A":
                 text = data[1:].decode(errors="replace")
                 return BadAnswer(text[1:]) if text.startswith("\x00") else text

@@ -57,7 +57,9 @@ def test_grader_counts_exactly_what_the_reference_generates(
     worker.call(("agent", "student", cls, 2, "score"), deadline=deadline())
     server = PacmanServer()
     gid, fields = server.begin(state)
-    action = worker.call(("decide", gid, fields), deadline=deadline(), serve=server.serve)
+    action = worker.call(
+        ("decide", gid, fields), deadline=deadline(), serve=server.serve, notice=server.notice
+    )
     seen = {state}
     result = SEARCHES[cls](state, depth=2, evaluate=score_evaluation, observe=seen.add)
     assert action == str(result.action)
