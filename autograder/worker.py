@@ -17,6 +17,7 @@ could write anything to the pipe:
 from __future__ import annotations
 
 import contextlib
+import errno
 import importlib.util
 import json
 import os
@@ -88,6 +89,8 @@ class _Worker:
             message = f"called sys.exit({exc.code!r})"
         elif isinstance(exc, SyntaxError):
             message = f"{exc.msg}"
+        elif isinstance(exc, OSError) and exc.errno == errno.EFBIG:
+            message = f"printed more than the {OUTPUT_LIMIT_BYTES // 2**20} MB output limit"
         elif isinstance(exc, KeyError) and len(exc.args) == 1 and isinstance(exc.args[0], str):
             message = exc.args[0]  # str(KeyError) would quote it
         else:
