@@ -204,7 +204,8 @@ class _OnlyAction:
     def legal_actions(self, agent: int) -> Sequence[Any]:
         return (self.action,) if agent == 0 else self.state.legal_actions(agent)
 
-    def successor(self, agent: int, action: Any) -> GameState:
+    def successor(self, agent: int, action: Any) -> Any:
+        # Below the root the real states take over (a search only recurses on children).
         return self.state.successor(agent, action)
 
     def is_terminal(self) -> bool:

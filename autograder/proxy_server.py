@@ -59,7 +59,7 @@ class PacmanServer:
             return ("e", type(exc).__name__, str(exc))
         self.requests += 1
         self.generated.add(child)
-        siblings = []
+        siblings: list[tuple[str, int, tuple[Any, ...]]] = []
         chosen = 0
         for a in state.legal_actions(agent):
             if a == action:

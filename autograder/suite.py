@@ -132,7 +132,7 @@ def select(
             raise ValueError(f"unknown question {q!r}; known: {', '.join(sorted(known_q))}")
     chosen = [s for s in specs if not questions or s.question in questions]
     if tests:
-        picked = []
+        picked: list[TestSpec] = []
         for t in tests:
             found = [s for s in chosen if s.name == t or s.name.split("/", 1)[1] == t]
             if not found:

@@ -128,6 +128,7 @@ class _Worker:
             from agents.evaluation import get_evaluation
 
             evaluate = get_evaluation(evaluation)
+        cls: Any
         if source == "reference":
             from agents.registry import PACMAN_AGENTS
 
