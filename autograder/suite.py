@@ -264,7 +264,9 @@ def run_suite(
         finally:
             worker.close()
 
-    threads = [threading.Thread(target=work) for _ in range(max(1, min(jobs, len(specs))))]
+    # Daemon threads: an interrupted run exits at once, and its workers die with it.
+    count = max(1, min(jobs, len(specs)))
+    threads = [threading.Thread(target=work, daemon=True) for _ in range(count)]
     for t in threads:
         t.start()
     for t in threads:

@@ -82,6 +82,9 @@ class BadAnswer:
 class Worker:
     """A child process that imports the student's file and answers the grader.
 
+    On Linux the worker is killed when the thread that started it ends (so no endless
+    loop outlives the grader): start, use and close a worker in the same thread.
+
     Args:
         path: The student's Python file.
         python: The interpreter to run the worker with.
