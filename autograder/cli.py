@@ -82,7 +82,8 @@ def _list(specs: Sequence[object]) -> str:
     lines = []
     for q in QUESTIONS:
         tests = [s for s in specs if isinstance(s, TestSpec) and s.question == q.name]
-        lines.append(f"{q.name}  {q.title} ({q.points:g} points, {len(tests)} tests)")
+        count = f"{len(tests)} test" + ("" if len(tests) == 1 else "s")
+        lines.append(f"{q.name}  {q.title} ({q.points:g} points, {count})")
         lines.extend(f"    {s.name}  [{s.kind}]" for s in tests)
     return "\n".join(lines) + "\n"
 

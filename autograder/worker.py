@@ -89,6 +89,9 @@ class _Worker:
             message = f"called sys.exit({exc.code!r})"
         elif isinstance(exc, SyntaxError):
             message = f"{exc.msg}"
+        elif isinstance(exc, NotImplementedError):
+            message = f"{exc or 'this function'} is not written yet"
+            trace = ""  # the place says it all
         elif isinstance(exc, OSError) and exc.errno == errno.EFBIG:
             message = f"printed more than the {OUTPUT_LIMIT_BYTES // 2**20} MB output limit"
         elif isinstance(exc, KeyError) and len(exc.args) == 1 and isinstance(exc.args[0], str):
