@@ -1,0 +1,235 @@
+"""The ``autograder`` command: grade a submission, write the starter, generate answers, package.
+
+Usage::
+
+    autograder [FILE] [-q Q] [-t NAME] [--list] [--format text|json|gradescope] [--output PATH]
+    autograder init [FOLDER] [--force]
+    autograder generate [--cases FOLDER]
+    autograder gradescope-package [--output autograder.zip]
+
+The exit status is 0 whenever grading completed, whatever the score; 1 when the
+grader itself could not run (a missing file, a malformed case file) and 2 for a bad
+command line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from autograder.results import CaseFormatError
+
+__all__ = ["main"]
+
+_COMMANDS = ("init", "generate", "gradescope-package")
+STARTER = Path(__file__).with_name("starter") / "multi_agents.py"
+"""The starter file handed out to students."""
+
+
+def _grade_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="autograder",
+        description=(
+            "Grade multi_agents.py (minimax, alpha-beta, expectimax, evaluation functions). "
+            "Other commands: autograder init | generate | gradescope-package (see -h of each)."
+        ),
+    )
+    p.add_argument(
+        "file",
+        nargs="?",
+        default="multi_agents.py",
+        help="the student's file (default: multi_agents.py, or a classic multiAgents.py, here)",
+    )
+    p.add_argument(
+        "-q", "--question", action="append", default=[], help="grade only this question (q1..q5)"
+    )
+    p.add_argument("-t", "--test", action="append", default=[], help="run only this test")
+    p.add_argument("--list", action="store_true", help="list the questions and tests, then stop")
+    p.add_argument(
+        "--format", choices=("text", "json", "gradescope"), default="text", help="report format"
+    )
+    p.add_argument(
+        "--output",
+        help="write the report to this file (gradescope: default results.json)",
+    )
+    p.add_argument(
+        "-j", "--jobs", type=int, default=2, help="worker processes grading at once (default 2)"
+    )
+    p.add_argument(
+        "--timeout-scale",
+        type=float,
+        default=1.0,
+        help="multiply every time limit by this factor (for slow machines)",
+    )
+    p.add_argument("--cases", help="a cases folder to use instead of the packaged one")
+    p.add_argument("-v", "--verbose", action="store_true", help="show details of passing tests")
+    return p
+
+
+def _fail(message: str) -> int:
+    print(f"autograder: error: {message}", file=sys.stderr)
+    return 1
+
+
+def _list(specs: Sequence[object]) -> str:
+    from autograder.suite import QUESTIONS, TestSpec
+
+    lines = []
+    for q in QUESTIONS:
+        tests = [s for s in specs if isinstance(s, TestSpec) and s.question == q.name]
+        count = f"{len(tests)} test" + ("" if len(tests) == 1 else "s")
+        lines.append(f"{q.name}  {q.title} ({q.points:g} points, {count})")
+        lines.extend(f"    {s.name}  [{s.kind}]" for s in tests)
+    return "\n".join(lines) + "\n"
+
+
+def _grade(argv: Sequence[str]) -> int:
+    args = _grade_parser().parse_args(argv)
+    if args.format != "gradescope":
+        return _grade_with(args)
+    # Gradescope shows nothing useful for a missing results file: always write one.
+    output = Path(args.output or "results.json")
+    try:
+        status = _grade_with(args)
+    except Exception as exc:
+        status = _fail(f"grading broke: {type(exc).__name__}: {exc}")
+        message = f"The autograder broke: {type(exc).__name__}: {exc}"
+    else:
+        message = f"The autograder could not grade {args.file}; see the staff."
+    if status != 0 or not output.is_file():
+        from autograder.gradescope import failure_results
+
+        output.write_text(failure_results(message), encoding="utf-8")
+    return status
+
+
+def _grade_with(args: argparse.Namespace) -> int:
+    from autograder import report
+    from autograder.suite import build_suite, run_suite, select
+
+    if args.jobs < 1:
+        return _fail(f"--jobs must be at least 1, got {args.jobs}")
+    if args.timeout_scale <= 0:
+        return _fail(f"--timeout-scale must be positive, got {args.timeout_scale}")
+    cases = Path(args.cases) if args.cases else None
+    try:
+        specs = build_suite(cases)
+        specs = select(specs, args.question, args.test)
+    except (CaseFormatError, ValueError) as exc:
+        return _fail(str(exc))
+    if args.list:
+        sys.stdout.write(_list(specs))
+        return 0
+    path = Path(args.file)
+    if args.file == "multi_agents.py" and not path.is_file() and Path("multiAgents.py").is_file():
+        path = Path("multiAgents.py")  # a classic camelCase submission
+    if not path.is_file():
+        hint = (
+            " (run `autograder init` to get the starter file)"
+            if args.file == "multi_agents.py"
+            else ""
+        )
+        return _fail(f"{args.file}: no such file{hint}")
+    t0 = time.monotonic()
+    try:
+        questions = run_suite(path, specs, jobs=args.jobs, timeout_scale=args.timeout_scale)
+    except CaseFormatError as exc:
+        return _fail(str(exc))
+    seconds = time.monotonic() - t0
+    if args.format == "text":
+        text = report.text_report(questions, file=str(path), seconds=seconds, verbose=args.verbose)
+    elif args.format == "json":
+        text = report.json_report(questions, file=str(path), seconds=seconds)
+    else:
+        text = report.gradescope_report(questions, seconds=seconds)
+    output = args.output or ("results.json" if args.format == "gradescope" else None)
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        try:
+            Path(output).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            return _fail(f"{output}: cannot write report: {exc.strerror}")
+        if args.format != "text":
+            got, available = report.total(questions)
+            print(f"{got:g}/{available:g} points; report written to {output}")
+    return 0
+
+
+def _init(argv: Sequence[str]) -> int:
+    p = argparse.ArgumentParser(
+        prog="autograder init", description="Write the starter multi_agents.py into a folder."
+    )
+    p.add_argument("folder", nargs="?", default=".", help="where to write it (default: here)")
+    p.add_argument("--force", action="store_true", help="overwrite an existing file")
+    args = p.parse_args(argv)
+    target = Path(args.folder) / "multi_agents.py"
+    if target.exists() and not args.force:
+        return _fail(f"{target} already exists (use --force to overwrite it)")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(STARTER, target)
+    except OSError as exc:
+        return _fail(f"{target}: cannot write: {exc.strerror}")
+    print(f"wrote {target}; grade it with `autograder` in {target.parent}")
+    return 0
+
+
+def _generate(argv: Sequence[str]) -> int:
+    from autograder.game_trace import generate_trace, load_game_traces
+    from autograder.tree_cases import generate_tree_solutions
+
+    p = argparse.ArgumentParser(
+        prog="autograder generate",
+        description="Compute the expected answers from our reference agents and write them.",
+    )
+    p.add_argument("--cases", help="cases folder (default: the packaged one)")
+    args = p.parse_args(argv)
+    cases = Path(args.cases) if args.cases else None
+    try:
+        written = list(generate_tree_solutions(cases))
+        for case in load_game_traces(None if cases is None else cases / "game_traces"):
+            written.append(generate_trace(case))
+    except (CaseFormatError, OSError) as exc:
+        return _fail(str(exc))
+    for path in written:
+        print(f"wrote {path}")
+    print(f"{len(written)} files written")
+    return 0
+
+
+def _package(argv: Sequence[str]) -> int:
+    from autograder.gradescope import write_package
+
+    p = argparse.ArgumentParser(
+        prog="autograder gradescope-package",
+        description="Write the zip to upload as a Gradescope programming assignment autograder.",
+    )
+    p.add_argument("--output", default="autograder.zip", help="zip file to write")
+    args = p.parse_args(argv)
+    try:
+        path = write_package(Path(args.output))
+    except (OSError, ValueError) as exc:
+        return _fail(str(exc))
+    print(f"wrote {path}; upload it in Gradescope's autograder settings")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] in _COMMANDS:
+        command = {"init": _init, "generate": _generate, "gradescope-package": _package}
+        return command[args[0]](args[1:])
+    try:
+        return _grade(args)
+    except KeyboardInterrupt:
+        return _fail("interrupted")
+    except BrokenPipeError:
+        sys.stderr.close()
+        os._exit(0)

@@ -1,0 +1,278 @@
+"""Evaluation tests (q1, q5): seeded games scored by wins and average score.
+
+The game runs in the grader; the student's agent, in the worker, is asked for each
+Pacman move on a plain local copy of the state (nothing is counted here). Points are
+earned per threshold reached, as in the classic ``EvalAgentTest``, and the test scores
+zero when a minimum is missed. The ghosts of game ``g`` use the generators the
+``pacman`` command gives them for ``--seed <seed>``, so a student can watch the same
+games: ``pacman -l openClassic -p multi_agents.py:ReflexAgent -k 1 -n 10 --seed 0``.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from autograder.case_toml import GHOSTS, read_case_table
+from autograder.proxy import state_fields
+from autograder.results import CaseFormatError, TestResult
+from autograder.worker_client import BadAnswer, StudentError, Worker, WorkerLost
+from pacman.core.errors import IllegalActionError
+from pacman.core.game import AgentCrashError, derive_seed, run_game
+from pacman.core.layout import load_layout
+from pacman.core.state import GameState
+from pacman.runner import game_seed
+
+__all__ = ["EvalAgentCase", "load_eval_agent_cases", "read_eval_agent_case", "run_eval_agent"]
+
+_REQUIRED: Final = {
+    "question": str,
+    "description": str,
+    "agent": str,
+    "source": str,
+    "layout": str,
+    "ghosts": str,
+    "num_ghosts": int,
+    "num_games": int,
+    "seed": int,
+    "max_turns": int,
+    "move_seconds": float,
+    "test_seconds": float,
+}
+_OPTIONAL: Final = {
+    "depth": int,
+    "evaluation": str,
+    "score_minimum": float,
+    "wins_minimum": int,
+    "non_timeout_minimum": int,
+}
+_LISTS: Final = {"score_thresholds": float, "wins_thresholds": int, "non_timeout_thresholds": int}
+
+
+@dataclass(frozen=True, slots=True)
+class EvalAgentCase:
+    """One evaluation test, as read from its TOML file."""
+
+    name: str
+    """File stem, e.g. ``"reflex-openClassic"``."""
+    question: str
+    """The question (``"q1"``)."""
+    description: str
+    """One line shown with the test."""
+    agent: str
+    """The Pacman agent class (the student's, or ours when ``source`` is reference)."""
+    source: str
+    """``"student"`` (a class of the student's file) or ``"reference"`` (ours)."""
+    layout: str
+    """Layout name or path."""
+    ghosts: str
+    """Ghost agent for every ghost."""
+    num_ghosts: int
+    """How many ghosts play."""
+    num_games: int
+    """How many games."""
+    seed: int
+    """Series seed, as ``pacman --seed``."""
+    max_turns: int
+    """A game still running after this many Pacman moves counts as not won."""
+    move_seconds: float
+    """Time limit per move; a slower move ends that game as a timeout."""
+    test_seconds: float
+    """Time limit for all games."""
+    path: Path
+    """The case file."""
+    depth: int | None = None
+    """Search depth passed to the agent, if any."""
+    evaluation: str | None = None
+    """Evaluation passed to the agent: a built-in name or ``student:<function>``."""
+    score_minimum: float | None = None
+    """Average score below this scores zero."""
+    wins_minimum: int | None = None
+    """Fewer wins than this scores zero."""
+    non_timeout_minimum: int | None = None
+    """Fewer games without a timeout than this scores zero."""
+    score_thresholds: tuple[float, ...] = ()
+    """One point for each average score reached."""
+    wins_thresholds: tuple[int, ...] = ()
+    """One point for each number of wins reached."""
+    non_timeout_thresholds: tuple[int, ...] = ()
+    """One point for each number of games without a timeout reached."""
+
+    @property
+    def test_name(self) -> str:
+        """The test's name in the suite."""
+        return f"{self.question}/{self.name}"
+
+    @property
+    def max_points(self) -> int:
+        """Points available: one per threshold."""
+        return (
+            len(self.score_thresholds)
+            + len(self.wins_thresholds)
+            + len(self.non_timeout_thresholds)
+        )
+
+
+def read_eval_agent_case(path: Path) -> EvalAgentCase:
+    """Read one case file.
+
+    Raises:
+        CaseFormatError: If the file is unreadable, not TOML, or has a wrong key or value.
+    """
+    values = read_case_table(path, _REQUIRED, _OPTIONAL, _LISTS)
+    if values["source"] not in ("student", "reference"):
+        raise CaseFormatError(f"{path}:1: source must be 'student' or 'reference'")
+    return EvalAgentCase(name=path.stem, path=path, **values)
+
+
+def load_eval_agent_cases(folder: Path | None = None) -> list[EvalAgentCase]:
+    """Every evaluation case in ``folder`` (default: the packaged ones), sorted by name.
+
+    Raises:
+        CaseFormatError: If a case file is malformed.
+    """
+    base = Path(__file__).with_name("cases") / "eval_agents" if folder is None else folder
+    return [read_eval_agent_case(p) for p in sorted(base.glob("*.toml"))]
+
+
+class _Remote:
+    """The student's Pacman agent as the game loop sees it: every move asks the worker."""
+
+    def __init__(self, worker: Worker, move_limit: float, test_deadline: float) -> None:
+        self.worker = worker
+        self.move_limit = move_limit
+        self.test_deadline = test_deadline
+
+    def deadline(self) -> float:
+        return min(self.test_deadline, time.monotonic() + self.move_limit)
+
+    def register_initial_state(self, state: GameState) -> None:
+        self.worker.call(("register", None, state_fields(state)), deadline=self.deadline())
+
+    def get_action(self, state: GameState) -> Any:
+        answer = self.worker.call(("play", state_fields(state)), deadline=self.deadline())
+        if isinstance(answer, BadAnswer):
+            return answer.shown
+        return answer
+
+
+@dataclass(frozen=True, slots=True)
+class _Game:
+    outcome: str
+    score: int
+
+
+def run_eval_agent(
+    case: EvalAgentCase, worker: Worker, *, timeout_scale: float = 1.0
+) -> TestResult:
+    """Play the case's games with the student's agent in ``worker`` and score them.
+
+    Returns:
+        The result: points per threshold reached; error when the student's code raised
+        or played an illegal move; timeout when the whole test ran too long.
+    """
+    t0 = time.monotonic()
+    test_deadline = t0 + case.test_seconds * timeout_scale
+    move_limit = case.move_seconds * timeout_scale
+    layout = load_layout(case.layout)
+    games: list[_Game] = []
+
+    def result(status: Any, messages: list[str], points: float = 0.0) -> TestResult:
+        return TestResult(
+            case.test_name,
+            case.question,
+            status,
+            points=points,
+            max_points=case.max_points,
+            messages=tuple(messages),
+            output=worker.output(),
+            seconds=time.monotonic() - t0,
+        )
+
+    ghost_cls = GHOSTS[case.ghosts]
+    try:
+        worker.ensure()
+        worker.clear_output()
+        for game in range(case.num_games):
+            gseed = game_seed(case.seed, game)
+            worker.ensure()
+            worker.send(("layout", layout.name, layout.to_text()))
+            worker.send(("seed", derive_seed(gseed, "student")))
+            worker.call(
+                ("agent", case.source, case.agent, case.depth, case.evaluation),
+                deadline=min(test_deadline, time.monotonic() + move_limit),
+            )
+            start = GameState.initial(layout, case.num_ghosts)
+            agents: list[Any] = [_Remote(worker, move_limit, test_deadline)]
+            for i in range(1, start.num_agents):
+                agents.append(ghost_cls(i, random.Random(derive_seed(gseed, "agent", i))))
+            try:
+                record = run_game(start, agents, max_turns=case.max_turns, seed=gseed)
+            except AgentCrashError as exc:
+                cause = exc.__cause__
+                if isinstance(cause, WorkerLost) and cause.kind == "timeout":
+                    if time.monotonic() >= test_deadline:
+                        raise cause from None
+                    games.append(_Game("timeout", 0))
+                    continue
+                if isinstance(cause, StudentError | WorkerLost):
+                    raise cause from None
+                raise
+            games.append(_Game(record.outcome, record.final_score))
+    except StudentError as exc:
+        where = f"in game {len(games) + 1}"
+        messages = [f"Your {case.agent} raised {where}: {exc.describe()}"]
+        if exc.trace:
+            messages.extend(exc.trace.rstrip().splitlines())
+        return result("error", messages)
+    except WorkerLost as exc:
+        if exc.kind == "timeout":
+            return result(
+                "timeout",
+                [
+                    f"The {len(games) + 1}th game was still running when the "
+                    f"{case.test_seconds * timeout_scale:g} s limit for the test ran out."
+                ],
+            )
+        return result("error", [f"{exc.detail} in game {len(games) + 1}."])
+    except IllegalActionError as exc:
+        return result("error", [f"Your {case.agent} {exc} (game {len(games) + 1})."])
+    return _score(case, games, result)
+
+
+def _score(case: EvalAgentCase, games: list[_Game], result: Any) -> TestResult:
+    n = len(games)
+    wins = sum(g.outcome == "win" for g in games)
+    non_timeouts = sum(g.outcome != "timeout" for g in games)
+    average = sum(g.score for g in games) / n if n else 0.0
+    messages = [
+        f"{case.description}: {wins}/{n} wins, average score {average:.1f}",
+        "scores: " + ", ".join(str(g.score) for g in games),
+        "outcomes: " + ", ".join(g.outcome for g in games),
+    ]
+    failed_minimum = []
+    if case.score_minimum is not None and average < case.score_minimum:
+        failed_minimum.append(f"average score {average:.1f} < minimum {case.score_minimum:g}")
+    if case.wins_minimum is not None and wins < case.wins_minimum:
+        failed_minimum.append(f"{wins} wins < minimum {case.wins_minimum}")
+    if case.non_timeout_minimum is not None and non_timeouts < case.non_timeout_minimum:
+        failed_minimum.append(f"{non_timeouts} games without timeout < {case.non_timeout_minimum}")
+    points = 0
+    for label, got, thresholds in (
+        ("average score", average, case.score_thresholds),
+        ("wins", wins, case.wins_thresholds),
+        ("games without timeout", non_timeouts, case.non_timeout_thresholds),
+    ):
+        for t in thresholds:
+            reached = got >= t
+            points += reached
+            mark = "+1" if reached else "+0"
+            messages.append(f"{mark}  {label} >= {t:g}" if reached else f"{mark}  {label} < {t:g}")
+    if failed_minimum:
+        messages.append("0 points: " + "; ".join(failed_minimum))
+        return result("failed", messages, 0.0)  # type: ignore[no-any-return]
+    status = "passed" if points == case.max_points else "failed"
+    return result(status, messages, float(points))  # type: ignore[no-any-return]

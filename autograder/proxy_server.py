@@ -1,0 +1,126 @@
+"""The grader's side of the proxies: it computes, records and counts every successor.
+
+A server holds every state it handed out during one test, by a number unique in the
+grader's process (the root of each decision included), and the set of distinct states
+generated during the current decision. The worker's proxies refer to states by number
+only, so the grader always computes successors from its own states.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from autograder.proxy import state_fields
+from autograder.tree import TreeGame, TreeState
+from pacman.core.errors import PacmanError
+from pacman.core.state import GameState
+
+__all__ = ["PacmanServer", "TreeServer"]
+
+_NUMBERS = itertools.count()
+"""State numbers are never reused, so a state a student kept from an earlier test cannot
+stand for another one."""
+
+
+_STALE = "this state belongs to an earlier test; keep no states between tests"
+
+
+class PacmanServer:
+    """Answers successor requests on real `GameState` objects."""
+
+    def __init__(self) -> None:
+        self.states: dict[int, GameState] = {}
+        self.generated: set[GameState] = set()
+        """Distinct states of the current decision: its root and every child handed out."""
+        self.requests = 0
+        """Successor requests served in the current decision."""
+
+    def begin(self, root: GameState) -> tuple[int, tuple[Any, ...]]:
+        """Start a decision at ``root``; returns its number and fields for the worker."""
+        self.generated = {root}
+        self.requests = 0
+        number = next(_NUMBERS)
+        self.states[number] = root
+        return number, state_fields(root)
+
+    def serve(self, parent: int, agent: int, action: str) -> tuple[Any, ...]:
+        """Compute and record one successor; the reply sends its siblings along.
+
+        Only the successor asked for is counted; a sibling is counted when the worker
+        reports handing it over (`notice`).
+        """
+        state = self.states.get(parent)
+        if state is None:
+            return ("e", "ValueError", _STALE)
+        try:
+            child = state.successor(agent, action)
+        except (PacmanError, ValueError) as exc:
+            return ("e", type(exc).__name__, str(exc))
+        self.requests += 1
+        self.generated.add(child)
+        siblings: list[tuple[str, int, tuple[Any, ...]]] = []
+        chosen = 0
+        for a in state.legal_actions(agent):
+            if a == action:
+                chosen, sibling = len(siblings), child
+            else:
+                sibling = state.successor(agent, a)
+            number = next(_NUMBERS)
+            self.states[number] = sibling
+            siblings.append((a.value, number, state_fields(sibling)))
+        return ("c", chosen, siblings)
+
+    def notice(self, number: int) -> None:
+        """The worker handed the student a sibling sent ahead: count it now."""
+        state = self.states.get(number)
+        if state is not None:
+            self.generated.add(state)
+
+
+class TreeServer:
+    """Answers successor requests on an explicit `TreeGame`."""
+
+    def __init__(self, game: TreeGame) -> None:
+        self.game = game
+        self.states: dict[int, TreeState] = {}
+        self.generated: set[str] = set()
+        """Names of the distinct states generated: the root and every child handed out."""
+
+    def info(self, state: TreeState) -> tuple[Any, ...]:
+        """What the worker's proxy knows of a state: name, edges, win/lose flags, value."""
+        return (
+            state.name,
+            tuple(state.legal_actions(0)),
+            state.is_win(),
+            state.is_lose(),
+            self.game.evaluation.get(state.name),
+        )
+
+    def begin(self) -> tuple[int, int, tuple[Any, ...]]:
+        """Start the decision at the root; returns (num_agents, number, info)."""
+        root = self.game.root
+        number = next(_NUMBERS)
+        self.states = {number: root}
+        self.generated = {root.name}
+        return self.game.num_agents, number, self.info(root)
+
+    def serve(self, parent: int, agent: int, action: str) -> tuple[Any, ...]:
+        """Follow one edge and record the state it leads to; the reply for the worker."""
+        state = self.states.get(parent)
+        if state is None:
+            return ("e", "ValueError", _STALE)
+        if state.is_terminal():
+            return (
+                "e",
+                "ValueError",
+                f"state {state.name!r} is a won or lost state: it has no successors",
+            )
+        try:
+            child = state.successor(agent, action)
+        except ValueError as exc:
+            return ("e", "ValueError", str(exc))
+        number = next(_NUMBERS)
+        self.states[number] = child
+        self.generated.add(child.name)
+        return ("c", number, self.info(child))

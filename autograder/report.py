@@ -1,0 +1,197 @@
+"""Reports of a grading run: text for people, JSON for scripts, results.json for Gradescope.
+
+JSON report (``--format json``), format ``"autograder-report/1"``::
+
+    {
+      "format": "autograder-report/1",
+      "file": "path/to/multi_agents.py",
+      "score": 25.0, "max_score": 25.0, "seconds": 2.1,
+      "questions": [
+        {"name": "q2", "title": "Minimax", "points": 5.0, "max_points": 5.0,
+         "all_passed": true,
+         "tests": [
+           {"name": "q2/lecture-3x3", "question": "q2", "status": "passed",
+            "points": 0.0, "max_points": 0.0, "messages": ["..."],
+            "diagnosis": null, "output": "", "seconds": 0.01}
+         ]}
+      ]
+    }
+
+``status`` is one of ``passed``, ``failed``, ``error`` (the student's code raised or
+its process died) and ``timeout``; ``diagnosis`` names the likely bug when one was
+recognised; ``output`` is what the student's code printed (capped). Tests of
+all-or-nothing questions (q2-q4) carry 0 points each; their question scores.
+
+Gradescope report (``--format gradescope``) follows Gradescope's ``results.json``
+specification: a top-level ``score``, ``execution_time`` and ``output``, and ``tests``,
+one entry per question and one per test, each with ``name``, ``score``,
+``max_score``, ``status`` (``passed`` / ``failed``), ``output`` and ``visibility``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any, Final
+
+from autograder.results import QuestionResult, TestResult
+
+__all__ = ["REPORT_FORMAT", "gradescope_report", "json_report", "text_report", "total"]
+
+REPORT_FORMAT: Final = "autograder-report/1"
+"""The ``format`` tag of JSON reports."""
+
+_MARKS: Final = {"passed": "PASS", "failed": "FAIL", "error": "ERROR", "timeout": "TIMEOUT"}
+
+
+def total(questions: Sequence[QuestionResult]) -> tuple[float, float]:
+    """Points scored and available over all questions."""
+    return sum(q.points for q in questions), sum(q.max_points for q in questions)
+
+
+def _num(x: float) -> str:
+    return f"{x:g}"
+
+
+def _test_details(t: TestResult, indent: str) -> list[str]:
+    lines = [indent + m for m in t.messages]
+    if t.output:
+        lines.append(indent + "Your code printed:")
+        lines.extend(indent + "| " + line for line in t.output.rstrip("\n").splitlines())
+    return lines
+
+
+def text_report(
+    questions: Sequence[QuestionResult],
+    *,
+    file: str = "",
+    seconds: float = 0.0,
+    verbose: bool = False,
+) -> str:
+    """The human report: one line per test (details under failures), a table, the total.
+
+    Args:
+        questions: The results.
+        file: The graded file, shown in the heading.
+        seconds: Wall-clock time of the run.
+        verbose: Show the messages of passing tests too.
+    """
+    lines = []
+    if file:
+        lines.append(f"Grading {file}")
+        lines.append("")
+    for q in questions:
+        rule = "all tests must pass" if _all_or_nothing(q) else "points per test"
+        lines.append(f"{q.name}: {q.title} ({rule})")
+        for t in q.tests:
+            pts = f"{_num(t.points)}/{_num(t.max_points)}" if t.max_points else ""
+            lines.append(f"  {_MARKS[t.status]:7} {t.name:44} {pts:>7} {t.seconds:6.2f} s")
+            if not t.passed or verbose:
+                lines.extend(_test_details(t, " " * 10))
+        lines.append("")
+    lines.append(f"{'Question':10} {'Title':22} {'Tests passed':>13} {'Points':>8}")
+    for q in questions:
+        passed = sum(t.passed for t in q.tests)
+        score = f"{_num(q.points)}/{_num(q.max_points)}"
+        lines.append(f"{q.name:10} {q.title:22} {f'{passed}/{len(q.tests)}':>13} {score:>8}")
+    got, available = total(questions)
+    lines.append(f"{'Total':10} {'':22} {'':>13} {f'{_num(got)}/{_num(available)}':>8}")
+    if seconds:
+        lines.append(f"({seconds:.2f} s)")
+    return "\n".join(lines) + "\n"
+
+
+def _all_or_nothing(q: QuestionResult) -> bool:
+    return all(t.max_points == 0 for t in q.tests)
+
+
+def _test_dict(t: TestResult) -> dict[str, Any]:
+    return {
+        "name": t.name,
+        "question": t.question,
+        "status": t.status,
+        "points": t.points,
+        "max_points": t.max_points,
+        "messages": list(t.messages),
+        "diagnosis": t.diagnosis,
+        "output": t.output,
+        "seconds": round(t.seconds, 4),
+    }
+
+
+def json_report(
+    questions: Sequence[QuestionResult], *, file: str = "", seconds: float = 0.0
+) -> str:
+    """The JSON report (schema in the module docstring)."""
+    got, available = total(questions)
+    data = {
+        "format": REPORT_FORMAT,
+        "file": file,
+        "score": got,
+        "max_score": available,
+        "seconds": round(seconds, 3),
+        "questions": [
+            {
+                "name": q.name,
+                "title": q.title,
+                "points": q.points,
+                "max_points": q.max_points,
+                "all_passed": q.passed,
+                "tests": [_test_dict(t) for t in q.tests],
+            }
+            for q in questions
+        ],
+    }
+    return json.dumps(data, indent=2) + "\n"
+
+
+def gradescope_report(
+    questions: Sequence[QuestionResult],
+    *,
+    seconds: float = 0.0,
+    output: str = "",
+    visibility: str = "visible",
+) -> str:
+    """Gradescope's ``results.json`` content for these results.
+
+    Args:
+        questions: The results.
+        seconds: Wall-clock time of the run (``execution_time``).
+        output: Text shown above the tests.
+        visibility: Visibility of every test (``visible``, ``after_due_date``, ...).
+    """
+    got, _ = total(questions)
+    tests: list[dict[str, Any]] = []
+    for q in questions:
+        failing = [t for t in q.tests if not t.passed]
+        rule = "all tests must pass" if _all_or_nothing(q) else "points per test"
+        summary = [f"{sum(t.passed for t in q.tests)}/{len(q.tests)} tests passed ({rule})."]
+        summary.extend(f"{_MARKS[t.status]} {t.name}" for t in failing)
+        tests.append(
+            {
+                "name": f"{q.name}: {q.title}",
+                "score": q.points,
+                "max_score": q.max_points,
+                "status": "passed" if q.passed else "failed",
+                "output": "\n".join(summary),
+                "visibility": visibility,
+            }
+        )
+        for t in q.tests:
+            tests.append(
+                {
+                    "name": t.name,
+                    "score": t.points,
+                    "max_score": t.max_points,
+                    "status": "passed" if t.passed else "failed",
+                    "output": "\n".join(_test_details(t, "")),
+                    "visibility": visibility,
+                }
+            )
+    data = {
+        "score": got,
+        "execution_time": round(seconds, 2),
+        "output": output,
+        "tests": tests,
+    }
+    return json.dumps(data, indent=1) + "\n"

@@ -1,0 +1,286 @@
+"""The default suite: its questions and tests, and running them in parallel workers.
+
+Questions follow the classic course (points 4, 5, 5, 5, 6). q1 and q5 give partial
+credit (their tests' points are summed); q2-q4 give their points only when every test
+passes, as the classic ``PassAllTestsQuestion`` does. Tests are data files under
+``autograder/cases/``: the tree cases of each algorithm, one game trace per search
+question and the evaluation games of q1 and q5.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from autograder.evalagent import EvalAgentCase, load_eval_agent_cases, run_eval_agent
+from autograder.game_trace import (
+    STUDENT_CLASSES,
+    GameTraceCase,
+    load_game_traces,
+    run_game_trace,
+)
+from autograder.proxy_server import TreeServer
+from autograder.results import QuestionResult, TestResult
+from autograder.tree_cases import TreeCase, check_tree_case, load_tree_cases
+from autograder.worker_client import StudentError, Worker, WorkerLost
+
+__all__ = [
+    "QUESTIONS",
+    "TREE_SECONDS",
+    "Question",
+    "TestSpec",
+    "build_suite",
+    "run_suite",
+    "select",
+]
+
+TREE_SECONDS: Final = 2.0
+"""Time limit for one tree test."""
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """One question of the suite."""
+
+    name: str
+    """``"q1"`` .. ``"q5"``."""
+    title: str
+    """A short human title."""
+    points: float
+    """Points available."""
+    all_or_nothing: bool
+    """Whether every test must pass for the points (otherwise test points are summed)."""
+    algorithm: str | None = None
+    """The search algorithm it grades (q2-q4)."""
+
+
+QUESTIONS: Final = (
+    Question("q1", "Reflex agent", 4, False),
+    Question("q2", "Minimax", 5, True, "minimax"),
+    Question("q3", "Alpha-beta pruning", 5, True, "alpha_beta"),
+    Question("q4", "Expectimax", 5, True, "expectimax"),
+    Question("q5", "Evaluation function", 6, False),
+)
+"""The default suite's questions, in order."""
+
+
+@dataclass(frozen=True, slots=True)
+class TestSpec:
+    """One test to run: its name, question, kind and case."""
+
+    __test__ = False  # not a pytest class
+
+    name: str
+    """Unique test name, ``"q2/lecture-3x3"``."""
+    question: str
+    """The question it belongs to."""
+    kind: str
+    """``"tree"``, ``"trace"`` or ``"eval"``."""
+    case: Any
+    """The `TreeCase`, `GameTraceCase` or `EvalAgentCase`."""
+    cost: float
+    """Rough seconds it takes, to schedule the long tests first."""
+
+
+def build_suite(cases: Path | None = None) -> list[TestSpec]:
+    """Every test of the suite, in question order.
+
+    Args:
+        cases: A cases folder laid out like ``autograder/cases`` (default: the packaged one).
+
+    Raises:
+        CaseFormatError: If a case file is malformed.
+    """
+    by_question: dict[str, list[TestSpec]] = {q.name: [] for q in QUESTIONS}
+    evals = load_eval_agent_cases(None if cases is None else cases / "eval_agents")
+    traces = load_game_traces(None if cases is None else cases / "game_traces")
+    for e in evals:
+        by_question.setdefault(e.question, []).append(
+            TestSpec(e.test_name, e.question, "eval", e, 0.1 * e.num_games)
+        )
+    for q in QUESTIONS:
+        if q.algorithm is None:
+            continue
+        for t in load_tree_cases(q.algorithm, cases):
+            name = f"{q.name}/{t.name.split('/', 1)[-1]}"
+            by_question[q.name].append(TestSpec(name, q.name, "tree", t, 0.01))
+    for g in traces:
+        by_question.setdefault(g.question, []).append(
+            TestSpec(g.test_name, g.question, "trace", g, 0.5)
+        )
+    return [spec for q in QUESTIONS for spec in by_question.get(q.name, [])]
+
+
+def select(
+    specs: Sequence[TestSpec], questions: Sequence[str] = (), tests: Sequence[str] = ()
+) -> list[TestSpec]:
+    """The tests of the given questions and names (all when both are empty).
+
+    A test is named in full (``q2/lecture-3x3``) or by the part after the slash.
+
+    Raises:
+        ValueError: If a question or test name matches nothing (with the known names).
+    """
+    known_q = {s.question for s in specs}
+    for q in questions:
+        if q not in known_q:
+            raise ValueError(f"unknown question {q!r}; known: {', '.join(sorted(known_q))}")
+    chosen = [s for s in specs if not questions or s.question in questions]
+    if tests:
+        picked: list[TestSpec] = []
+        for t in tests:
+            found = [s for s in chosen if s.name == t or s.name.split("/", 1)[1] == t]
+            if not found:
+                raise ValueError(f"unknown test {t!r}; `autograder --list` shows the test names")
+            picked.extend(f for f in found if f not in picked)
+        chosen = [s for s in chosen if s in picked]
+    return chosen
+
+
+def run_tree_test(spec: TestSpec, worker: Worker, *, timeout_scale: float = 1.0) -> TestResult:
+    """Run the student's agent for the spec's algorithm on one tree case."""
+    case: TreeCase = spec.case
+    t0 = time.monotonic()
+    deadline = t0 + TREE_SECONDS * timeout_scale
+    server = TreeServer(case.game)
+    cls = STUDENT_CLASSES[case.algorithm]
+    try:
+        worker.ensure()
+        worker.clear_output()
+        worker.call(("agent", "student", cls, case.depth, "tree"), deadline=deadline)
+        answer = worker.call(("tree", *server.begin()), deadline=deadline, serve=server.serve)
+    except StudentError as exc:
+        lines = [f"Your {cls} raised: {exc.describe()}"]
+        lines.extend(exc.trace.rstrip().splitlines())
+        return _failed_run(spec, server, worker, "error", lines, t0)
+    except WorkerLost as exc:
+        if exc.kind == "timeout":
+            lines = [f"Your {cls} did not answer within {TREE_SECONDS * timeout_scale:g} s."]
+            return _failed_run(spec, server, worker, "timeout", lines, t0)
+        return _failed_run(spec, server, worker, "error", [exc.detail + "."], t0)
+    return check_tree_case(
+        case,
+        question=spec.question,
+        action=answer if isinstance(answer, str) else None,
+        generated=server.generated,
+        output=worker.output(),
+        seconds=time.monotonic() - t0,
+    )
+
+
+def _failed_run(
+    spec: TestSpec, server: TreeServer, worker: Worker, status: Any, lines: list[str], t0: float
+) -> TestResult:
+    graded = check_tree_case(
+        spec.case,
+        question=spec.question,
+        action=None,
+        generated=server.generated,
+        output=worker.output(),
+        seconds=time.monotonic() - t0,
+    )
+    # The tree drawing would only repeat what the error says; keep the case's line.
+    return dataclasses.replace(
+        graded, status=status, messages=(graded.messages[0], *lines), diagnosis=None
+    )
+
+
+def _load_failure(spec: TestSpec, error: StudentError) -> TestResult:
+    max_points = spec.case.max_points if isinstance(spec.case, EvalAgentCase) else 0.0
+    return TestResult(
+        spec.name,
+        spec.question,
+        "error",
+        max_points=max_points,
+        messages=(f"Your file could not be imported: {error.describe()}",),
+    )
+
+
+def run_one(spec: TestSpec, worker: Worker, *, timeout_scale: float = 1.0) -> TestResult:
+    """Run one test in ``worker`` (restarted as needed)."""
+    if worker.load_error is not None:
+        return _load_failure(spec, worker.load_error)
+    try:
+        worker.ensure()
+    except StudentError as exc:
+        return _load_failure(spec, exc)
+    except WorkerLost as exc:
+        return TestResult(spec.name, spec.question, "error", messages=(exc.detail + ".",))
+    if spec.kind == "tree":
+        return run_tree_test(spec, worker, timeout_scale=timeout_scale)
+    if spec.kind == "trace":
+        trace: GameTraceCase = spec.case
+        return run_game_trace(trace, worker, timeout_scale=timeout_scale)
+    return run_eval_agent(spec.case, worker, timeout_scale=timeout_scale)
+
+
+def run_suite(
+    path: Path,
+    specs: Sequence[TestSpec],
+    *,
+    jobs: int = 2,
+    timeout_scale: float = 1.0,
+    on_result: Callable[[TestResult], None] | None = None,
+) -> list[QuestionResult]:
+    """Grade the student's file on ``specs`` with ``jobs`` workers in parallel.
+
+    Args:
+        path: The student's file.
+        specs: The tests (from `build_suite` / `select`).
+        jobs: How many worker processes run tests at once.
+        timeout_scale: Multiplies every time limit.
+        on_result: Called with each result as it comes (in completion order).
+
+    Returns:
+        One result per question that has a selected test, in suite order.
+    """
+    pending = sorted(specs, key=lambda s: -s.cost)
+    results: dict[str, TestResult] = {}
+    lock = threading.Lock()
+    crashes: list[BaseException] = []
+
+    def work() -> None:
+        worker = Worker(path)
+        try:
+            while True:
+                with lock:
+                    if not pending:
+                        return
+                    spec = pending.pop(0)
+                result = run_one(spec, worker, timeout_scale=timeout_scale)
+                with lock:
+                    results[spec.name] = result
+                    if on_result is not None:
+                        on_result(result)
+        except BaseException as exc:  # the grader's own failure: re-raised below
+            with lock:
+                crashes.append(exc)
+                pending.clear()
+        finally:
+            worker.close()
+
+    # Daemon threads: an interrupted run exits at once, and its workers die with it.
+    count = max(1, min(jobs, len(specs)))
+    threads = [threading.Thread(target=work, daemon=True) for _ in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if crashes:
+        raise crashes[0]
+    out = []
+    for q in QUESTIONS:
+        tests = tuple(results[s.name] for s in specs if s.question == q.name)
+        if not tests:
+            continue
+        if q.all_or_nothing:
+            points = float(q.points) if all(t.passed for t in tests) else 0.0
+        else:
+            points = min(float(q.points), sum(t.points for t in tests))
+        out.append(QuestionResult(q.name, q.title, float(q.points), points, tests))
+    return out

@@ -1,0 +1,323 @@
+"""The worker process: the only place the student's code runs (``python -m autograder.worker``).
+
+The grader starts it with the channel on its standard input and output. The worker moves
+the channel to private descriptors and points descriptors 0-2 elsewhere (input at the
+null device, output and errors at the grader's capture file), so whatever the student's
+code prints is captured and cannot disturb the channel.
+
+Messages from the grader are pickles (the worker trusts the grader). Messages to the
+grader are short byte strings the grader parses without unpickling, because a student
+could write anything to the pipe:
+
+- ``R<json>`` ready / loaded / agent made; ``A<action>`` an answer;
+- ``X<json>`` the student's code raised (type, message, where, traceback);
+- ``S<parent> <agent> <action>`` a successor request during a decision.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import importlib.util
+import json
+import os
+import pickle
+import random
+import sys
+import traceback
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any, Final
+
+__all__ = ["OUTPUT_LIMIT_BYTES", "main"]
+
+OUTPUT_LIMIT_BYTES: Final = 8 * 1024 * 1024
+"""Largest capture file the student's printing may grow (writes past it fail)."""
+
+
+_CLASSIC_NAMES: Final = {"better_evaluation": "betterEvaluationFunction"}
+"""Our function names and their classic camelCase spelling."""
+_SHIM: Final = str(Path(__file__).with_name("classic_shim"))
+"""Classic ``util`` and ``game`` modules, for classic submissions (last on ``sys.path``)."""
+
+
+class _Worker:
+    def __init__(self, rx: Connection, tx: Connection) -> None:
+        self.rx = rx
+        self.tx = tx
+        self.module: Any = None
+        self.path = ""
+        self.agent: Any = None
+        self.classic = False
+        """Whether the agent is a classic camelCase one (gets `ClassicState` objects)."""
+        self.layout: Any = None
+        self.layouts: dict[str, Any] = {}
+        self.channel = _Duplex(rx, tx)
+
+    # ----------------------------------------------------------------- replies
+
+    def ok(self, **info: Any) -> None:
+        _notify(self.channel)
+        self.tx.send_bytes(b"R" + json.dumps(info).encode())
+
+    def answer(self, action: Any) -> None:
+        _notify(self.channel)
+        from autograder.proxy import MAX_ACTION_CHARS
+
+        if action is None:
+            text = "\x00None"
+        elif isinstance(action, str):
+            text = str(action)[:MAX_ACTION_CHARS]
+        else:
+            text = "\x00" + repr(action)[:MAX_ACTION_CHARS]
+        self.tx.send_bytes(b"A" + text.encode(errors="replace"))
+
+    def fail(self, exc: BaseException) -> None:
+        _notify(self.channel)
+        frames = traceback.extract_tb(exc.__traceback__)
+        mine = [f for f in frames if self.path and _same_file(f.filename, self.path)]
+        where = ""
+        if mine:
+            last = mine[-1]
+            where = f"{Path(last.filename).name}:{last.lineno} in {last.name}"
+        elif isinstance(exc, SyntaxError) and exc.lineno is not None:
+            where = f"{Path(exc.filename or self.path).name}:{exc.lineno}"
+        shown = mine[-6:]
+        trace = "".join(traceback.format_list(shown)) if shown else ""
+        trace = trace.replace(f'"{self.path}"', f'"{Path(self.path).name}"')
+        if isinstance(exc, SystemExit):
+            message = f"called sys.exit({exc.code!r})"
+        elif isinstance(exc, SyntaxError):
+            message = f"{exc.msg}"
+        elif isinstance(exc, NotImplementedError):
+            message = f"{exc or 'this function'} is not written yet"
+            trace = ""  # the place says it all
+        elif isinstance(exc, OSError) and exc.errno == errno.EFBIG:
+            message = f"printed more than the {OUTPUT_LIMIT_BYTES // 2**20} MB output limit"
+        elif isinstance(exc, KeyError) and len(exc.args) == 1 and isinstance(exc.args[0], str):
+            message = exc.args[0]  # str(KeyError) would quote it
+        else:
+            message = str(exc)
+        info = {"type": type(exc).__name__, "message": message, "where": where, "trace": trace}
+        self.tx.send_bytes(b"X" + json.dumps(info).encode())
+
+    # ----------------------------------------------------------------- commands
+
+    def load(self, path: str) -> None:
+        self.path = str(Path(path).resolve())
+        folder = str(Path(self.path).parent)
+        if folder not in sys.path:
+            sys.path.insert(0, folder)
+        name = "_student_" + "".join(c if c.isalnum() else "_" for c in Path(path).stem)
+        spec = importlib.util.spec_from_file_location(name, self.path)
+        if spec is None or spec.loader is None:
+            raise ImportError(f"{path}: cannot be loaded as a Python module")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        self.module = module
+        self.ok(names=sorted(n for n in vars(module) if not n.startswith("_")))
+
+    def make_agent(self, source: str, name: str, depth: int | None, evaluation: str | None) -> None:
+        from autograder import proxy_camel
+        from autograder.proxy import tree_value
+
+        evaluate: Any = None
+        if evaluation == "tree":
+            evaluate = tree_value
+        elif evaluation is not None and evaluation.startswith("student:"):
+            evaluate = self.student_function(evaluation.partition(":")[2])
+        elif evaluation is not None:
+            from agents.evaluation import get_evaluation
+
+            evaluate = get_evaluation(evaluation)
+        cls: Any
+        if source == "reference":
+            from agents.registry import PACMAN_AGENTS
+
+            cls = PACMAN_AGENTS[name]
+        else:
+            cls = getattr(self.module, name, None)
+            if not isinstance(cls, type):
+                raise AttributeError(f"the file defines no class {name!r}")
+        self.classic = not hasattr(cls, "get_action") and hasattr(cls, "getAction")
+        if self.classic:
+            # A classic agent takes its depth as a string and holds evaluationFunction.
+            self.agent = cls() if depth is None else cls(depth=str(depth))
+            if evaluate is not None:
+                self.agent.evaluationFunction = proxy_camel.classic_evaluation(evaluate)
+        else:
+            kwargs: dict[str, Any] = {}
+            if depth is not None:
+                kwargs["depth"] = depth
+            if evaluate is not None:
+                kwargs["evaluate"] = evaluate
+            self.agent = cls(**kwargs)
+        self.ok()
+
+    def student_function(self, name: str) -> Any:
+        """The student's function ``name``, or its classic camelCase version, wrapped."""
+        from autograder.proxy_camel import ClassicState
+
+        fn = getattr(self.module, name, None)
+        if callable(fn):
+            return fn
+        classic_name = _CLASSIC_NAMES.get(name, "")
+        classic = getattr(self.module, classic_name, None)
+        if callable(classic):
+            return lambda state: classic(ClassicState(state))
+        raise AttributeError(f"the file defines no function {name!r}")
+
+    def set_layout(self, name: str, text: str) -> None:
+        from pacman.core.layout import Layout
+
+        layout = self.layouts.get(text)
+        if layout is None:
+            layout = Layout.from_text(text, name=name)
+            self.layouts[text] = layout
+        self.layout = layout
+
+    def decide(self, state: Any) -> None:
+        if self.classic:
+            from autograder.proxy_camel import ClassicState
+
+            self.answer(self.agent.getAction(ClassicState(state)))
+        else:
+            self.answer(self.agent.get_action(state))
+
+    def register(self, state: Any) -> None:
+        if self.classic:
+            from autograder.proxy_camel import ClassicState
+
+            register = getattr(self.agent, "registerInitialState", None)
+            state = ClassicState(state)
+        else:
+            register = getattr(self.agent, "register_initial_state", None)
+        if register is not None:
+            register(state)
+        self.ok()
+
+    def handle(self, message: tuple[Any, ...]) -> None:
+        from autograder import proxy
+
+        kind = message[0]
+        if kind == "load":
+            self.load(message[1])
+        elif kind == "agent":
+            self.make_agent(*message[1:])
+        elif kind == "layout":
+            self.set_layout(message[1], message[2])
+        elif kind == "seed":
+            random.seed(message[1])
+        elif kind == "decide":
+            self.decide(proxy.pacman_proxy(self.channel, self.layout.nav, message[1], message[2]))
+        elif kind == "play":
+            self.decide(proxy.local_state(self.layout, message[1]))
+        elif kind == "tree":
+            self.decide(proxy.tree_proxy(self.channel, message[1], message[2], message[3]))
+        elif kind == "register":
+            if message[1] is None:
+                self.register(proxy.local_state(self.layout, message[2]))
+            else:
+                self.register(
+                    proxy.pacman_proxy(self.channel, self.layout.nav, message[1], message[2])
+                )
+        else:
+            raise ValueError(f"unknown worker command {kind!r}")
+
+    def run(self) -> None:
+        self.ok(ready=True)
+        while True:
+            try:
+                data = self.rx.recv_bytes()
+            except EOFError:
+                return
+            message = pickle.loads(data)
+            if message[0] == "quit":
+                return
+            silent = message[0] in ("layout", "seed")
+            try:
+                self.handle(message)
+            except BaseException as exc:  # the student's code may raise anything
+                if silent:
+                    raise
+                self.fail(exc)
+            finally:
+                _flush()
+
+
+class _Duplex:
+    """The two one-way pipes as one channel for the proxies."""
+
+    __slots__ = ("recv_bytes", "send_bytes")
+
+    def __init__(self, rx: Connection, tx: Connection) -> None:
+        self.recv_bytes = rx.recv_bytes
+        self.send_bytes = tx.send_bytes
+
+
+def _notify(channel: _Duplex) -> None:
+    from autograder.proxy import flush_notices
+
+    flush_notices(channel)
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _flush() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # the student may have closed it
+            stream.flush()
+
+
+def _die_with_the_grader() -> None:
+    """Ask Linux to kill this process when the grader dies (no orphaned endless loops)."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL
+    except (OSError, AttributeError):  # no libc to ask: the grader still kills on timeout
+        return
+
+
+def _limit_output() -> None:
+    try:
+        import resource
+        import signal
+    except ImportError:  # not POSIX: no limit
+        return
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # writes past the limit fail instead
+    resource.setrlimit(resource.RLIMIT_FSIZE, (OUTPUT_LIMIT_BYTES, OUTPUT_LIMIT_BYTES))
+
+
+def main() -> None:
+    """Run the worker on the channel the grader set up (standard input and output)."""
+    rx_fd = os.dup(0)
+    tx_fd = os.dup(1)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    os.dup2(2, 1)  # the student's prints go to the capture file, like its errors
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(write_through=True)
+    _limit_output()
+    _die_with_the_grader()
+    import autograder.proxy  # noqa: F401 (the engine first: a student's pacman.py must not shadow it)
+
+    sys.path.append(_SHIM)
+    worker = _Worker(Connection(rx_fd, writable=False), Connection(tx_fd, readable=False))
+    worker.run()
+
+
+if __name__ == "__main__":
+    main()

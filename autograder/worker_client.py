@@ -1,0 +1,316 @@
+"""The grader's side of a worker process: start it, talk to it, time it, kill it.
+
+One `Worker` runs one student file in a child process (`autograder.worker`). The grader
+sends a command and serves the worker's successor requests until the answer comes back,
+enforcing a deadline by killing the process. A worker that dies, hangs or breaks the
+protocol is replaced on the next test, so one bad test never stops the grading.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import pickle
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any, Final, Literal
+
+from autograder.proxy import decode_request
+
+__all__ = [
+    "OUTPUT_SHOWN_CHARS",
+    "BadAnswer",
+    "StudentError",
+    "Worker",
+    "WorkerLost",
+]
+
+OUTPUT_SHOWN_CHARS: Final = 2000
+"""How much of the student's printed output is kept per test."""
+
+_MAX_MESSAGE: Final = 1 << 20
+_STARTUP_SECONDS: Final = 60.0
+_PROJECT_ROOT: Final = str(Path(__file__).resolve().parents[1])
+
+Serve = Callable[[int, int, str], Any]
+"""Answers one successor request ``(parent id, agent, action)`` with a reply to pickle."""
+
+
+class StudentError(Exception):
+    """The student's code raised: the type, message, place and a short traceback."""
+
+    def __init__(self, info: dict[str, str]) -> None:
+        self.type = str(info.get("type", "Exception"))
+        self.message = str(info.get("message", ""))
+        self.where = str(info.get("where", ""))
+        self.trace = str(info.get("trace", ""))
+        super().__init__(self.describe())
+
+    def describe(self) -> str:
+        """One line: ``"ZeroDivisionError: division by zero (at multi_agents.py:3 in f)"``."""
+        text = f"{self.type}: {self.message}" if self.message else self.type
+        if self.type == "SystemExit":
+            text = self.message
+        return f"{text} (at {self.where})" if self.where else text
+
+
+class WorkerLost(Exception):
+    """The worker timed out, died or sent garbage; it has been killed."""
+
+    def __init__(self, kind: Literal["timeout", "crash"], detail: str) -> None:
+        self.kind = kind
+        self.detail = detail
+        super().__init__(detail)
+
+
+@dataclass(frozen=True, slots=True)
+class BadAnswer:
+    """The student's code answered with something that is not a string (shown as repr)."""
+
+    shown: str
+
+
+class Worker:
+    """A child process that imports the student's file and answers the grader.
+
+    On Linux the worker is killed when the thread that started it ends (so no endless
+    loop outlives the grader): start, use and close a worker in the same thread.
+
+    Args:
+        path: The student's Python file.
+        python: The interpreter to run the worker with.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, python: str = sys.executable) -> None:
+        self.path = Path(path).resolve()
+        self.python = python
+        self.load_error: StudentError | None = None
+        """Set when importing the student's file failed (every test then fails at once)."""
+        self.starts = 0
+        """How many worker processes were started (restarts included)."""
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._tx: Connection | None = None
+        self._rx: Connection | None = None
+        self._poller: Any = None
+        # Append mode: the worker writes at the end even after the grader truncates it.
+        self._out = tempfile.TemporaryFile(mode="a+b")  # noqa: SIM115 (closed in close())
+
+    # --------------------------------------------------------------- lifecycle
+
+    @property
+    def alive(self) -> bool:
+        """Whether a worker process is running."""
+        return self._proc is not None and self._proc.poll() is None
+
+    def start(self) -> None:
+        """Start a fresh worker (killing any old one) and import the student's file.
+
+        Raises:
+            WorkerLost: If the worker does not start or dies while importing the file.
+            StudentError: If importing the file raised (also kept in `load_error`).
+        """
+        self.kill()
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(
+            p for p in (_PROJECT_ROOT, env.get("PYTHONPATH", "")) if p
+        )
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        self._out.truncate(0)
+        self._proc = subprocess.Popen(
+            [self.python, "-P", "-m", "autograder.worker"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._out,
+            cwd=self.path.parent,
+            env=env,
+        )
+        assert self._proc.stdin is not None
+        assert self._proc.stdout is not None
+        self._tx = Connection(os.dup(self._proc.stdin.fileno()), readable=False)
+        self._rx = Connection(os.dup(self._proc.stdout.fileno()), writable=False)
+        self._poller = select.poll()  # made once: the per-call selector of Connection.poll is slow
+        self._poller.register(self._rx.fileno(), select.POLLIN)
+        self._proc.stdin.close()
+        self._proc.stdout.close()
+        self.starts += 1
+        deadline = time.monotonic() + _STARTUP_SECONDS
+        self.call(("noop",), deadline=deadline, expect_ready=True)
+        try:
+            self.call(("load", str(self.path)), deadline=deadline)
+        except StudentError as exc:
+            self.load_error = exc
+            raise
+        except WorkerLost as exc:
+            what = "took too long" if exc.kind == "timeout" else exc.detail
+            self.load_error = StudentError({"type": "ImportError", "message": what})
+            raise self.load_error from None
+
+    def ensure(self) -> None:
+        """Start a worker if none is running (after a crash or timeout, say).
+
+        Raises:
+            WorkerLost: If the worker cannot start.
+            StudentError: If importing the file raised.
+        """
+        if self.load_error is not None:
+            raise self.load_error
+        if not self.alive:
+            self.start()
+
+    def kill(self) -> None:
+        """Kill the worker process, if any."""
+        for conn in (self._tx, self._rx):
+            if conn is not None:
+                conn.close()
+        self._tx = self._rx = None
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+
+    def close(self) -> None:
+        """Stop the worker and release the capture file."""
+        if self.alive and self._tx is not None:
+            try:
+                self._tx.send_bytes(pickle.dumps(("quit",), 5))
+                assert self._proc is not None
+                self._proc.wait(timeout=2)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        self.kill()
+        self._out.close()
+
+    # ------------------------------------------------------------------ output
+
+    def clear_output(self) -> None:
+        """Forget what the student's code printed so far."""
+        self._out.truncate(0)
+
+    def output(self, limit: int = OUTPUT_SHOWN_CHARS) -> str:
+        """What the student's code printed since `clear_output`, cut to ``limit`` chars."""
+        size = os.fstat(self._out.fileno()).st_size
+        data = os.pread(self._out.fileno(), limit * 4, 0)
+        text = data.decode(errors="replace")
+        if len(text) > limit or size > len(data):
+            text = text[:limit] + f"\n... (output cut: {size} bytes printed in all)"
+        return text
+
+    # ---------------------------------------------------------------- messages
+
+    def send(self, message: tuple[Any, ...]) -> None:
+        """Send a command that has no reply (a layout, a seed).
+
+        Raises:
+            WorkerLost: If the worker is gone.
+        """
+        if self._tx is None:
+            raise WorkerLost("crash", "the worker process is not running")
+        try:
+            self._tx.send_bytes(pickle.dumps(message, 5))
+        except OSError:
+            raise self._lost() from None
+
+    def call(
+        self,
+        message: tuple[Any, ...],
+        *,
+        deadline: float,
+        serve: Serve | None = None,
+        notice: Callable[[int], None] | None = None,
+        expect_ready: bool = False,
+    ) -> str | BadAnswer | dict[str, Any]:
+        """Send a command and serve the worker's requests until it answers.
+
+        Args:
+            message: The command (see `autograder.worker`).
+            deadline: `time.monotonic` time by which the answer must come; the worker is
+                killed when it passes.
+            serve: Answers successor requests (none are allowed when omitted).
+            notice: Told the number of each state sent ahead that the worker handed over.
+                Without it, such notices are ignored.
+            expect_ready: Only wait for the start-up greeting; ``message`` is not sent.
+
+        Returns:
+            The action text (or a `BadAnswer`) for a decision, the info dict otherwise.
+
+        Raises:
+            StudentError: The student's code raised.
+            WorkerLost: Timeout, death or a malformed message; the worker is killed.
+        """
+        if not expect_ready:
+            self.send(message)
+        rx, tx, poller = self._rx, self._tx, self._poller
+        assert rx is not None
+        assert tx is not None
+        while True:
+            remaining = deadline - time.monotonic()
+            try:
+                if remaining <= 0 or not poller.poll(remaining * 1000.0):
+                    self.kill()
+                    raise WorkerLost("timeout", "timed out")
+                data = rx.recv_bytes(_MAX_MESSAGE)
+            except (EOFError, OSError):
+                raise self._lost() from None
+            kind = data[:1]
+            if kind == b"S" and serve is not None:
+                try:
+                    reply = serve(*decode_request(data))
+                except ValueError as exc:
+                    reply = ("e", "ValueError", str(exc))
+                try:
+                    tx.send_bytes(pickle.dumps(reply, 5))
+                except OSError:
+                    raise self._lost() from None
+            elif kind == b"U" and notice is not None:
+                for number in data[1:].split(b","):
+                    if number.isdigit():  # anything else is not a number we sent
+                        notice(int(number))
+            elif kind == b"U":
+                pass  # notices outside a counted decision count nothing
+            elif kind == b"A":
+                text = data[1:].decode(errors="replace")
+                return BadAnswer(text[1:]) if text.startswith("\x00") else text
+            elif kind == b"X":
+                raise StudentError(_json(data[1:]))
+            elif kind == b"R":
+                return _json(data[1:])
+            else:
+                self.kill()
+                raise WorkerLost("crash", f"the worker sent a malformed message {data[:40]!r}")
+
+    def _lost(self) -> WorkerLost:
+        proc = self._proc
+        code = None
+        if proc is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                code = proc.wait(timeout=2)
+        self.kill()
+        if code is None:
+            return WorkerLost("crash", "the worker process stopped answering")
+        if code < 0:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = str(-code)
+            return WorkerLost("crash", f"the worker process was killed by signal {name}")
+        return WorkerLost(
+            "crash", f"the worker process exited with status {code} (os._exit or a crash?)"
+        )
+
+
+def _json(data: bytes) -> dict[str, Any]:
+    try:
+        value = json.loads(data.decode(errors="replace"))
+    except ValueError:
+        return {"type": "ProtocolError", "message": "the worker sent malformed JSON"}
+    return value if isinstance(value, dict) else {"type": "ProtocolError", "message": "bad info"}

@@ -1,0 +1,65 @@
+"""Reports: the text layout, the JSON schema and Gradescope's results.json."""
+
+from __future__ import annotations
+
+import json
+
+from autograder.report import REPORT_FORMAT, gradescope_report, json_report, text_report
+from autograder.results import QuestionResult, TestResult
+
+RESULTS = [
+    QuestionResult(
+        "q1",
+        "Reflex agent",
+        4.0,
+        3.0,
+        (TestResult("q1/reflex", "q1", "failed", 3.0, 4.0, ("3 of 4 thresholds",)),),
+    ),
+    QuestionResult(
+        "q2",
+        "Minimax",
+        5.0,
+        0.0,
+        (
+            TestResult("q2/a", "q2", "passed", seconds=0.5),
+            TestResult("q2/b", "q2", "timeout", messages=("no answer within 2 s",), output="hi\n"),
+        ),
+    ),
+]
+
+
+def test_text_report_has_a_line_per_test_a_table_and_the_total() -> None:
+    text = text_report(RESULTS, file="multi_agents.py", seconds=1.5)
+    lines = text.splitlines()
+    assert lines[0] == "Grading multi_agents.py"
+    assert any(line.strip().startswith("PASS") and "q2/a" in line for line in lines)
+    assert any(line.strip().startswith("TIMEOUT") and "q2/b" in line for line in lines)
+    assert "no answer within 2 s" in text
+    assert "| hi" in text  # the student's output, under the failing test
+    assert any(line.split()[:1] == ["q2"] and line.endswith("0/5") for line in lines)
+    assert any(line.startswith("Total") and line.endswith("3/9") for line in lines)
+
+
+def test_json_report_follows_its_schema() -> None:
+    data = json.loads(json_report(RESULTS, file="f.py", seconds=1.0))
+    assert data["format"] == REPORT_FORMAT
+    assert (data["score"], data["max_score"]) == (3.0, 9.0)
+    q2 = data["questions"][1]
+    assert set(q2) == {"name", "title", "points", "max_points", "all_passed", "tests"}
+    assert set(q2["tests"][1]) == {
+        "name", "question", "status", "points", "max_points", "messages", "diagnosis",
+        "output", "seconds",
+    }  # fmt: skip
+    assert q2["tests"][1]["status"] == "timeout"
+
+
+def test_gradescope_report_follows_gradescopes_spec() -> None:
+    data = json.loads(gradescope_report(RESULTS, seconds=2.0))
+    assert data["score"] == 3.0
+    assert data["execution_time"] == 2.0
+    names = [t["name"] for t in data["tests"]]
+    assert names == ["q1: Reflex agent", "q1/reflex", "q2: Minimax", "q2/a", "q2/b"]
+    for test in data["tests"]:
+        assert set(test) == {"name", "score", "max_score", "status", "output", "visibility"}
+        assert test["status"] in ("passed", "failed")
+    assert data["tests"][2]["output"].splitlines()[1] == "TIMEOUT q2/b"

@@ -1,0 +1,203 @@
+"""The worker and its proxies: the grader computes and counts, the worker only asks."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from agents.evaluation import score_evaluation
+from agents.search import alpha_beta, expectimax, minimax
+from autograder.proxy import decode_request, encode_request
+from autograder.proxy_server import PacmanServer, TreeServer
+from autograder.tree import TreeGame
+from autograder.worker_client import BadAnswer, StudentError, Worker, WorkerLost
+from pacman import GameState
+
+SEARCHES = {"MinimaxAgent": minimax, "AlphaBetaAgent": alpha_beta, "ExpectimaxAgent": expectimax}
+SOLUTION = Path(__file__).with_name("fixtures") / "solution" / "multi_agents.py"
+
+
+@pytest.fixture(scope="module")
+def worker() -> Worker:
+    w = Worker(SOLUTION)
+    w.start()
+    yield w  # type: ignore[misc]
+    w.close()
+
+
+def deadline(seconds: float = 10.0) -> float:
+    return time.monotonic() + seconds
+
+
+@pytest.mark.parametrize(
+    ("parent", "agent", "action", "data"),
+    [(0, 0, "West", b"S0 0 West"), (12, 2, "North", b"S12 2 North"), (3, 1, "a b", b"S3 1 a b")],
+)
+def test_requests_round_trip_without_pickle(
+    parent: int, agent: int, action: str, data: bytes
+) -> None:
+    assert encode_request(parent, agent, action) == data
+    assert decode_request(data) == (parent, agent, action)
+
+
+def test_malformed_request_is_a_value_error() -> None:
+    with pytest.raises(ValueError, match="no agent"):
+        decode_request(b"S1 x West")
+
+
+@pytest.mark.parametrize("cls", sorted(SEARCHES))
+@pytest.mark.parametrize("layout", ["smallClassic", "trappedClassic", "testClassic"])
+def test_grader_counts_exactly_what_the_reference_generates(
+    worker: Worker, cls: str, layout: str
+) -> None:
+    state = GameState.initial(layout)
+    worker.send(("layout", state.layout.name, state.layout.to_text()))
+    worker.call(("agent", "student", cls, 2, "score"), deadline=deadline())
+    server = PacmanServer()
+    gid, fields = server.begin(state)
+    action = worker.call(
+        ("decide", gid, fields), deadline=deadline(), serve=server.serve, notice=server.notice
+    )
+    seen = {state}
+    result = SEARCHES[cls](state, depth=2, evaluate=score_evaluation, observe=seen.add)
+    assert action == str(result.action)
+    assert server.generated == seen
+
+
+def test_illegal_successor_request_raises_in_the_student_code(tmp_path: Path) -> None:
+    student = tmp_path / "multi_agents.py"
+    student.write_text(
+        "class MinimaxAgent:\n"
+        "    def __init__(self, depth=2, evaluate=None):\n"
+        "        pass\n"
+        "    def get_action(self, state):\n"
+        "        try:\n"
+        "            state.successor(0, 'Jump')\n"
+        "        except ValueError as exc:\n"
+        "            return 'caught ' + type(exc).__name__\n"
+    )
+    w = Worker(student)
+    try:
+        w.start()
+        state = GameState.initial("testClassic")
+        w.send(("layout", state.layout.name, state.layout.to_text()))
+        w.call(("agent", "student", "MinimaxAgent", 2, "score"), deadline=deadline())
+        server = PacmanServer()
+        answer = w.call(("decide", *server.begin(state)), deadline=deadline(), serve=server.serve)
+        assert answer == "caught IllegalActionError"
+        assert server.generated == {state}
+    finally:
+        w.close()
+
+
+def test_tree_proxies_answer_from_the_grader(worker: Worker) -> None:
+    game = TreeGame.from_edges(
+        "A", [("A", "l", "B"), ("A", "r", "C")], {"B": 3, "C": 5}, num_agents=1
+    )
+    worker.call(("agent", "student", "MinimaxAgent", 1, "tree"), deadline=deadline())
+    server = TreeServer(game)
+    answer = worker.call(("tree", *server.begin()), deadline=deadline(), serve=server.serve)
+    assert answer == "r"
+    assert server.generated == {"A", "B", "C"}
+
+
+def write(tmp_path: Path, body: str) -> Path:
+    path = tmp_path / "multi_agents.py"
+    path.write_text("class Agent:\n    def get_action(self, state):\n" + body)
+    return path
+
+
+def started(path: Path, agent: str = "Agent") -> tuple[Worker, GameState]:
+    """A worker on ``path`` with its agent made, and the testClassic start state."""
+    w = Worker(path)
+    w.start()
+    state = GameState.initial("testClassic")
+    w.send(("layout", state.layout.name, state.layout.to_text()))
+    w.call(("agent", "student", agent, None, None), deadline=deadline())
+    return w, state
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("        return None\n", BadAnswer("None")),
+        ("        return 7\n", BadAnswer("7")),
+        ("        return 'North'\n", "North"),
+    ],
+)
+def test_answers_come_back_as_text(tmp_path: Path, body: str, expected: object) -> None:
+    w, state = started(write(tmp_path, body))
+    try:
+        server = PacmanServer()
+        assert (
+            w.call(("decide", *server.begin(state)), deadline=deadline(), serve=server.serve)
+            == expected
+        )
+    finally:
+        w.close()
+
+
+@pytest.mark.parametrize(
+    ("body", "kind", "needle"),
+    [
+        (
+            "        raise RuntimeError('boom')\n",
+            StudentError,
+            "RuntimeError: boom (at multi_agents.py:4 in get_action)",
+        ),
+        ("        import sys; sys.exit(2)\n", StudentError, "called sys.exit(2)"),
+        ("        import os; os._exit(5)\n", WorkerLost, "exited with status 5"),
+        ("        while True: pass\n", WorkerLost, "timed out"),
+    ],
+)
+def test_failures_are_reported_and_the_worker_restarts(
+    tmp_path: Path, body: str, kind: type[Exception], needle: str
+) -> None:
+    w, state = started(write(tmp_path, "        print('hello')\n" + body))
+    try:
+        server = PacmanServer()
+        with pytest.raises(kind) as info:
+            w.call(("decide", *server.begin(state)), deadline=deadline(0.5), serve=server.serve)
+        assert needle in str(info.value)
+        assert w.output().startswith("hello")
+        w.ensure()  # a dead worker is replaced; a live one is kept
+        assert w.alive
+    finally:
+        w.close()
+
+
+def test_printed_output_is_capped(tmp_path: Path) -> None:
+    w, state = started(write(tmp_path, "        print('x' * 100000)\n        return 'Stop'\n"))
+    try:
+        w.call(("play", PacmanServer().begin(state)[1]), deadline=deadline())
+        text = w.output(limit=50)
+        assert text.startswith("x" * 50)
+        assert "output cut: 100001 bytes" in text
+    finally:
+        w.close()
+
+
+def test_import_failure_is_kept_for_every_test(tmp_path: Path) -> None:
+    path = tmp_path / "multi_agents.py"
+    path.write_text("import no_such_module_here\n")
+    w = Worker(path)
+    try:
+        with pytest.raises(StudentError, match="ModuleNotFoundError"):
+            w.start()
+        with pytest.raises(StudentError):
+            w.ensure()
+        assert w.starts == 1
+    finally:
+        w.close()
+
+
+def test_a_state_from_an_earlier_test_is_refused() -> None:
+    state = GameState.initial("testClassic")
+    earlier, now = PacmanServer(), PacmanServer()
+    old, _ = earlier.begin(state)
+    now.begin(state)
+    reply = now.serve(old, 0, "North")
+    assert reply[0] == "e"
+    assert "earlier test" in reply[2]
