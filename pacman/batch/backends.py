@@ -22,7 +22,7 @@ import multiprocessing
 import os
 import signal
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
@@ -48,7 +48,7 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-def iter_inline(tasks: Iterable[Numbered]) -> Iterator[Result]:
+def iter_inline(tasks: Iterable[Numbered]) -> Generator[Result, None, None]:
     """Play every game in this process, one after the other (``--jobs 0``; for debugging)."""
     for number, task in tasks:
         yield number, play_task(task)
@@ -82,7 +82,7 @@ class _Worker:
     queued: deque[Numbered] = field(default_factory=deque)
 
 
-def iter_local(tasks: Iterable[Numbered], jobs: int) -> Iterator[Result]:
+def iter_local(tasks: Iterable[Numbered], jobs: int) -> Generator[Result, None, None]:
     """Play the games in ``jobs`` spawned worker processes.
 
     A worker that dies (an agent calling ``os._exit``, a segfault, the OOM killer)
@@ -195,7 +195,9 @@ def _stop(workers: list[_Worker]) -> None:
         w.conn.close()
 
 
-def iter_ray(tasks: Iterable[Numbered], jobs: int | None, address: str | None) -> Iterator[Result]:
+def iter_ray(
+    tasks: Iterable[Numbered], jobs: int | None, address: str | None
+) -> Generator[Result, None, None]:
     """Play the games as Ray tasks, on a cluster at ``address`` or a local Ray instance.
 
     At most ``jobs`` games (default: twice the cluster's CPUs) are submitted at a time,
@@ -205,7 +207,7 @@ def iter_ray(tasks: Iterable[Numbered], jobs: int | None, address: str | None) -
     Raises:
         ImportError: If Ray is not installed (``pip install 'pacman-multiagent[ray]'``).
     """
-    import ray
+    import ray  # type: ignore[import-not-found,unused-ignore]
 
     started = not ray.is_initialized()
     if started:
@@ -217,7 +219,8 @@ def iter_ray(tasks: Iterable[Numbered], jobs: int | None, address: str | None) -
         )
     try:
         if jobs is None:
-            jobs = 2 * max(1, int(ray.cluster_resources().get("CPU", 1)))
+            cpus = ray.cluster_resources().get("CPU", 1)  # type: ignore[no-untyped-call,unused-ignore]
+            jobs = 2 * max(1, int(cpus))
         remote = ray.remote(num_cpus=1, max_retries=0)(play_task)
         source = iter(tasks)
         pending: dict[Any, Numbered] = {}

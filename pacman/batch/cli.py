@@ -102,7 +102,9 @@ def _print_report(result: EvalResult, as_json: bool) -> None:
 
     summaries = result.summaries()
     if as_json:
-        print(json.dumps({"played": result.played, "skipped": result.skipped, "configs": summaries}))
+        print(
+            json.dumps({"played": result.played, "skipped": result.skipped, "configs": summaries})
+        )
         return
     print(format_table(summaries))
     hints = []

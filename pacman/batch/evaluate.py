@@ -53,9 +53,7 @@ def check_extras(config: EvalConfig) -> None:
         EvalConfigError: If ``--plot`` lacks matplotlib or ``--backend ray`` lacks Ray.
     """
     if config.plot is not None and importlib.util.find_spec("matplotlib") is None:
-        raise EvalConfigError(
-            "--plot needs matplotlib: pip install 'pacman-multiagent[plot]'"
-        )
+        raise EvalConfigError("--plot needs matplotlib: pip install 'pacman-multiagent[plot]'")
     if config.backend == "ray" and importlib.util.find_spec("ray") is None:
         raise EvalConfigError("--backend ray needs Ray: pip install 'pacman-multiagent[ray]'")
     if config.plot is not None and Path(config.plot).suffix.lower() != ".png":
@@ -64,7 +62,7 @@ def check_extras(config: EvalConfig) -> None:
 
 def _belongs(record: dict[str, Any], cell: Cell, config: EvalConfig) -> bool:
     game = record["game"]
-    return (
+    return bool(
         0 <= game < config.games
         and record["seed"] == cell.series_seed(config.seed, game)
         and record["max_turns"] == config.max_turns
@@ -103,7 +101,7 @@ def run_evaluation(
     if config.out is not None:
         for record in iter_results(config.out):
             cell_key = record_key(record)[:4]
-            cell = by_key.get(cell_key)  # type: ignore[arg-type]
+            cell = by_key.get(cell_key)
             if cell is None or not _belongs(record, cell, config):
                 continue
             if (cell.key, record["game"]) not in done:
@@ -142,7 +140,7 @@ def run_evaluation(
                     GameRecord.from_dict(game_record).save(path)
                 if writer is not None:
                     writer.write(record)
-                stats[record_key(record)[:4]].add(record)  # type: ignore[index]
+                stats[record_key(record)[:4]].add(record)
                 played += 1
                 bar.update(failed=record["outcome"] in FAILED_OUTCOMES)
                 if on_record is not None:

@@ -120,7 +120,8 @@ def iter_results(path: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
         try:
             record = json.loads(line)
             record_key(record)
-            record["timing"]  # noqa: B018 - present in every record we write
+            if not isinstance(record.get("timing"), dict):
+                raise ValueError("no timing object")
         except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError):
             if number == len(lines) and not complete:
                 return  # the half-written last line of a killed run

@@ -93,7 +93,7 @@ class AgentSpec:
             raise AgentError(f"agent table has unknown keys {unknown} (expected agent, args)")
         name = table.get("agent")
         if not isinstance(name, str) or not name.strip():
-            raise AgentError("agent table needs agent = \"Name\" (or \"file.py:Class\")")
+            raise AgentError('agent table needs agent = "Name" (or "file.py:Class")')
         raw = table.get("args", {})
         if not isinstance(raw, Mapping):
             raise AgentError(f"agent {name!r}: args must be a table, got {raw!r}")
@@ -160,7 +160,7 @@ class EvalConfig:
     """Folder for every game's replayable record (``pacman --replay``)."""
 
 
-_SCALAR_KEYS: dict[str, tuple[type, ...]] = {
+_SCALAR_KEYS: dict[str, tuple[type[Any], ...]] = {
     "num_ghosts": (int,),
     "games": (int,),
     "seed": (int,),
@@ -242,7 +242,7 @@ def _values_from_toml(path: str) -> dict[str, Any]:
             if isinstance(value, bool) or not isinstance(value, types):
                 want = " or ".join(t.__name__ for t in types)
                 raise EvalConfigError(f"{path}: {key} must be {want}, got {value!r}")
-            values[key] = float(value) if key == "timeout" else value
+            values[key] = float(value) if isinstance(value, int) and key == "timeout" else value
         else:
             raise EvalConfigError(f"{path}: unknown key {key!r} (known: {', '.join(known)})")
     return values
@@ -413,4 +413,3 @@ def iter_tasks(config: EvalConfig, cells: Sequence[Cell]) -> Iterator[GameTask]:
                 max_turns=config.max_turns,
                 keep_record=config.save_games is not None,
             )
-
