@@ -34,7 +34,7 @@ def plot_scores(stats: Sequence[ConfigStats], path: str | os.PathLike[str]) -> N
         if shown:
             ax.boxplot(
                 [list(s.scores) for s in shown],
-                vert=False,
+                orientation="horizontal",
                 tick_labels=[config_label(s) for s in shown],
                 showmeans=True,
             )

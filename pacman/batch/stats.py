@@ -44,7 +44,10 @@ def wilson_interval(wins: int, games: int, z: float = Z_95) -> tuple[float, floa
     denominator = 1 + z2 / games
     centre = (p + z2 / (2 * games)) / denominator
     half = z / denominator * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games))
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # Exact ends (0 wins: low is 0; all wins: high is 1), which rounding would miss.
+    low = 0.0 if wins == 0 else min(p, centre - half)
+    high = 1.0 if wins == games else max(p, centre + half)
+    return low, high
 
 
 def quartiles(values: Sequence[float]) -> tuple[float, float, float]:
