@@ -241,8 +241,9 @@ def test_plot_is_a_png(tmp_path: Path) -> None:
 
 def test_ctrl_c_stops_workers_and_keeps_finished_games(tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
-    argv = [sys.executable, "-m", "pacman", "eval", "-p", "AlphaBetaAgent:depth=2", "-l",
-            "mediumClassic", "-n", "200", "-j", "2", "--max-turns", "40", "-o", str(out)]  # fmt: skip
+    argv = [sys.executable, "-m", "pacman", "eval", "-p", "AlphaBetaAgent:depth=2",
+            "-l", "mediumClassic", "-n", "200", "-j", "2", "--max-turns", "40",
+            "-o", str(out)]  # fmt: skip
     proc = subprocess.Popen(
         argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         start_new_session=True,

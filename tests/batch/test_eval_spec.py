@@ -96,7 +96,8 @@ def test_num_ghosts_is_capped_by_the_layout() -> None:
 def test_toml_config_with_strings_and_tables(tmp_path: Path) -> None:
     path = tmp_path / "eval.toml"
     path.write_text(
-        'pacman = ["RandomAgent", {agent = "AlphaBetaAgent", args = {depth = 2, evalFn = "better"}}]\n'
+        'pacman = ["RandomAgent",\n'
+        '  {agent = "AlphaBetaAgent", args = {depth = 2, evalFn = "better"}}]\n'
         'ghosts = "DirectionalGhost"\n'
         'layouts = ["testClassic"]\n'
         "games = 4\nseed = 9\ntimeout = 2\nmax_turns = 50\njobs = 0\n"
@@ -139,7 +140,7 @@ def test_bad_config_file_names_file_and_problem(
 ) -> None:
     path = tmp_path / "eval.toml"
     path.write_text(content)
-    with pytest.raises(EvalConfigError, match="eval.toml: ") as info:
+    with pytest.raises(EvalConfigError, match=r"eval\.toml: ") as info:
         _config("--config", str(path))
     assert message in str(info.value)
     assert main(["--config", str(path), "-q"]) == 1
