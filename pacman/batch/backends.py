@@ -21,6 +21,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import socket
 from collections import deque
 from collections.abc import Generator, Iterable
 from dataclasses import dataclass, field
@@ -29,9 +30,16 @@ from multiprocessing.process import BaseProcess
 from typing import Any
 
 from pacman.batch.play import failed_record, play_task
-from pacman.batch.spec import GameTask
+from pacman.batch.spec import EvalConfigError, GameTask
 
-__all__ = ["PREFETCH", "default_jobs", "iter_inline", "iter_local", "iter_ray"]
+__all__ = [
+    "PREFETCH",
+    "check_ray_address",
+    "default_jobs",
+    "iter_inline",
+    "iter_local",
+    "iter_ray",
+]
 
 Numbered = tuple[int, GameTask]
 Result = tuple[int, dict[str, Any]]
@@ -250,3 +258,29 @@ def iter_ray(
     finally:
         if started:
             ray.shutdown()
+
+
+def check_ray_address(address: str | None, timeout: float = 5.0) -> None:
+    """Check that a ``host:port`` (or ``ray://host:port``) Ray address accepts connections.
+
+    Ray itself retries an unreachable address for a long time; this fails in seconds.
+    ``None``, ``"auto"`` and ``"local"`` are left to Ray.
+
+    Raises:
+        EvalConfigError: If the address is malformed or nothing listens there.
+    """
+    if address is None or address in ("auto", "local"):
+        return
+    rest = address.removeprefix("ray://")
+    host, sep, port_text = rest.rpartition(":")
+    if not sep or not host or not port_text.isdigit():
+        raise EvalConfigError(
+            f"--address {address!r}: expected host:port, ray://host:port, auto or local"
+        )
+    try:
+        socket.create_connection((host.strip("[]"), int(port_text)), timeout=timeout).close()
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise EvalConfigError(
+            f"--address {address!r}: cannot reach a Ray cluster: {reason}"
+        ) from None

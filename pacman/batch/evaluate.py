@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from pacman.batch.backends import default_jobs, iter_inline, iter_local, iter_ray
+from pacman.batch.backends import check_ray_address, default_jobs, iter_inline, iter_local, iter_ray
 from pacman.batch.progress import Progress
 from pacman.batch.results import ResultsWriter, iter_results, record_key
 from pacman.batch.spec import Cell, EvalConfig, EvalConfigError, GameTask, build_cells, iter_tasks
@@ -58,6 +58,8 @@ def check_extras(config: EvalConfig) -> None:
         raise EvalConfigError("--backend ray needs Ray: pip install 'pacman-multiagent[ray]'")
     if config.plot is not None and Path(config.plot).suffix.lower() != ".png":
         raise EvalConfigError(f"--plot file {config.plot!r} must end in .png")
+    if config.backend == "ray":
+        check_ray_address(config.address)
 
 
 def _belongs(record: dict[str, Any], cell: Cell, config: EvalConfig) -> bool:

@@ -1,0 +1,46 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pacman.batch import run_evaluation
+from pacman.batch.cli import build_parser
+from pacman.batch.play import DETERMINISTIC_FIELDS
+from pacman.batch.results import iter_results
+from pacman.batch.spec import load_config
+
+ray = pytest.importorskip("ray")
+
+GRID = ("-p", "AlphaBetaAgent:depth=1", "-p", "RandomAgent", "-g", "DirectionalGhost",
+        "-l", "testClassic", "-l", "smallClassic", "-n", "3", "--max-turns", "40")  # fmt: skip
+
+
+def lines(path: Path) -> list[str]:
+    return sorted(
+        json.dumps({k: r[k] for k in DETERMINISTIC_FIELDS}, separators=(",", ":"))
+        for r in iter_results(path)
+    )
+
+
+def test_ray_backend_plays_the_same_games_as_the_local_pool(
+    tmp_path: Path, bad_agents: Path
+) -> None:
+    local, remote = tmp_path / "local.jsonl", tmp_path / "ray.jsonl"
+    argv = [*GRID, "-p", f"{bad_agents}:Crasher"]
+    run_evaluation(load_config(build_parser().parse_args([*argv, "-j", "0", "-o", str(local)])),
+                   progress=False)  # fmt: skip
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        result = run_evaluation(
+            load_config(build_parser().parse_args(
+                [*argv, "--backend", "ray", "-j", "4", "-o", str(remote)]
+            )),
+            progress=False,
+        )  # fmt: skip
+    finally:
+        ray.shutdown()
+    assert result.played == 18
+    assert lines(remote) == lines(local)
+    assert {r["outcome"] for r in iter_results(remote) if "Crasher" in r["pacman"]} == {"crash"}
