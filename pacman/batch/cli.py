@@ -155,7 +155,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except PacmanError as exc:
         return _error(str(exc))
-    _print_report(result, args.json)
+    try:
+        _print_report(result, args.json)
+        sys.stdout.flush()
+    except BrokenPipeError:  # `pacman eval ... | head`: the reader has all it wanted
+        sys.stdout = None  # no second error when Python flushes it at exit
+        return 0
     if config.plot is not None:
         from pacman.batch.plot import plot_scores
 

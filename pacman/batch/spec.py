@@ -300,8 +300,12 @@ class Cell:
         return (self.pacman.label, self.ghosts.label, self.layout_label, self.num_ghosts)
 
     def series_seed(self, seed: int, game: int) -> int:
-        """The seed of game ``game`` of this cell (see `GameTask.seed`)."""
-        return derive_seed(seed, "eval", *self.key, game)
+        """The seed of game ``game`` of this cell (see `GameTask.seed`).
+
+        53 bits, so that the seed survives JSON readers that hold numbers as doubles
+        (jq, JavaScript) and can be copied from the results to the command line.
+        """
+        return derive_seed(seed, "eval", *self.key, game) >> 10
 
 
 def _check_agent(spec: AgentSpec, index: int, role: str) -> None:

@@ -71,6 +71,7 @@ def test_flags_make_the_grid_in_order() -> None:
     tasks = list(iter_tasks(config, cells))
     assert len(tasks) == 24
     assert len({t.seed for t in tasks}) == 24
+    assert all(0 <= t.seed < 2**53 for t in tasks)  # exact in every JSON reader
     assert [t.game for t in tasks[:3]] == [0, 1, 2]
 
 
@@ -206,3 +207,22 @@ def test_a_corrupt_results_file_is_refused_with_its_line(
     out.write_text('{"not": "a record"}\n')
     assert main(["-p", "RandomAgent", "-n", "1", "-j", "0", "-q", "-o", str(out)]) == 1
     assert f"{out}:1: not a result record" in capsys.readouterr().err
+
+
+def test_ray_address_is_checked_before_anything_runs() -> None:
+    import socket
+
+    from pacman.batch.backends import check_ray_address
+
+    with socket.socket() as listening:
+        listening.bind(("127.0.0.1", 0))
+        listening.listen()
+        port = listening.getsockname()[1]
+        check_ray_address(f"127.0.0.1:{port}")
+        check_ray_address(f"ray://127.0.0.1:{port}")
+    check_ray_address(None)
+    check_ray_address("auto")
+    with pytest.raises(EvalConfigError, match="cannot reach a Ray cluster"):
+        check_ray_address(f"127.0.0.1:{port}", timeout=2)
+    with pytest.raises(EvalConfigError, match="expected host:port"):
+        check_ray_address("cluster")
