@@ -22,6 +22,7 @@ import multiprocessing
 import os
 import signal
 import socket
+import time
 from collections import deque
 from collections.abc import Generator, Iterable
 from dataclasses import dataclass, field
@@ -36,6 +37,7 @@ __all__ = [
     "PREFETCH",
     "check_ray_address",
     "default_jobs",
+    "hard_limit",
     "iter_inline",
     "iter_local",
     "iter_ray",
@@ -62,9 +64,18 @@ def iter_inline(tasks: Iterable[Numbered]) -> Generator[Result, None, None]:
         yield number, play_task(task)
 
 
-def _worker_main(conn: Connection) -> None:
-    """Worker loop: receive ``(number, task)``, send back ``(number, record)``; None stops."""
+def _worker_main(conn: Connection, beat: Any) -> None:
+    """Worker loop: receive ``(number, task)``, send back ``(number, record)``; None stops.
+
+    ``beat`` is a shared array of two doubles: the monotonic time of the game's last
+    sign of progress (0 between games) and the agent about to move.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def heartbeat(agent: int) -> None:
+        beat[0] = time.monotonic()
+        beat[1] = agent
+
     while True:
         try:
             message = conn.recv()
@@ -74,32 +85,51 @@ def _worker_main(conn: Connection) -> None:
             return
         number, task = message
         try:
-            record = play_task(task)
+            record = play_task(task, heartbeat)
         except KeyboardInterrupt as exc:  # raised by the agent itself: SIGINT is ignored
             record = failed_record(task, f"the game failed: KeyboardInterrupt: {exc}")
+        beat[0] = 0.0
         try:
             conn.send((number, record))
         except (BrokenPipeError, OSError):
             return
 
 
+def hard_limit(timeout: float | None) -> float | None:
+    """Seconds without progress after which a worker is killed: ``2 * timeout + 1``.
+
+    The per-move limit interrupts an agent with a signal, which an agent can defeat
+    (a long call into C code, or an ``except Exception`` that swallows the timeout);
+    the parent then stops the whole worker. ``None`` without a per-move limit.
+
+    >>> hard_limit(0.5), hard_limit(None)
+    (2.0, None)
+    """
+    return None if timeout is None else 2 * timeout + 1
+
+
 @dataclass
 class _Worker:
     process: BaseProcess
     conn: Connection
+    beat: Any
     queued: deque[Numbered] = field(default_factory=deque)
 
 
-def iter_local(tasks: Iterable[Numbered], jobs: int) -> Generator[Result, None, None]:
+def iter_local(
+    tasks: Iterable[Numbered], jobs: int, *, watchdog: float | None = None
+) -> Generator[Result, None, None]:
     """Play the games in ``jobs`` spawned worker processes.
 
     A worker that dies (an agent calling ``os._exit``, a segfault, the OOM killer)
     costs the game it was playing, recorded as a crash; the games queued behind it go
-    to a fresh worker.
+    to a fresh worker. So does a worker whose game shows no progress for ``watchdog``
+    seconds (see `hard_limit`), recorded as a timeout of the agent that was to move.
 
     Args:
         tasks: Numbered games, consumed lazily.
         jobs: Number of worker processes (>= 1).
+        watchdog: Seconds without progress before a worker is killed (``None``: never).
     """
     if jobs < 1:
         raise ValueError(f"jobs must be >= 1, got {jobs}")
@@ -110,47 +140,61 @@ def iter_local(tasks: Iterable[Numbered], jobs: int) -> Generator[Result, None, 
 
     def start() -> _Worker:
         parent_conn, child_conn = ctx.Pipe()
-        process = ctx.Process(target=_worker_main, args=(child_conn,), daemon=True)
+        beat = ctx.Array("d", 2, lock=False)
+        process = ctx.Process(target=_worker_main, args=(child_conn, beat), daemon=True)
         process.start()
         child_conn.close()
-        return _Worker(process, parent_conn)
+        return _Worker(process, parent_conn, beat)
 
-    def next_task() -> Numbered | None:
-        if retry:
-            return retry.popleft()
-        return next(source, None)
+    def replace(worker: _Worker) -> _Worker:
+        worker.conn.close()
+        if worker.process.is_alive():
+            worker.process.kill()
+        worker.process.join(5)
+        replacement = start()
+        workers[workers.index(worker)] = replacement
+        return replacement
 
-    def feed(worker: _Worker) -> _Worker:
+    def fail_head(worker: _Worker, record: dict[str, Any]) -> Result:
+        """Give up the worker's running game; its queued games go back in line."""
+        number, _ = worker.queued.popleft()
+        retry.extend(worker.queued)
+        worker.queued.clear()
+        replace(worker)
+        return number, record
+
+    def feed(worker: _Worker) -> None:
         while len(worker.queued) < PREFETCH:
-            item = next_task()
+            item = retry.popleft() if retry else next(source, None)
             if item is None:
-                break
+                return
             try:
                 worker.conn.send(item)
-            except (BrokenPipeError, OSError):  # an idle worker died: replace it
+            except (BrokenPipeError, OSError):
                 retry.appendleft(item)
-                retry.extendleft(reversed(worker.queued))
-                worker.process.join(5)
-                worker.conn.close()
-                replacement = start()
-                workers[workers.index(worker)] = replacement
-                worker = replacement
-                continue
+                if not worker.queued:  # died idle: nothing lost, replace it now
+                    worker = replace(worker)
+                    continue
+                return  # died in a game: the main loop sees its sentinel
             worker.queued.append(item)
-        return worker
 
     try:
         for _ in range(jobs):
             workers.append(start())
             feed(workers[-1])
-        while any(w.queued for w in workers):
+        while any(w.queued for w in workers) or retry:
             by_handle: dict[Any, _Worker] = {}
             for w in workers:
                 if w.queued:
                     by_handle[w.conn] = w
                     by_handle[w.process.sentinel] = w
+            if not by_handle:  # nothing running: hand out the games waiting for a retry
+                for worker in list(workers):
+                    feed(worker)
+                continue
             done: list[Result] = []
-            for handle in wait(list(by_handle)):
+            poll = None if watchdog is None else min(1.0, watchdog / 4)
+            for handle in wait(list(by_handle), timeout=poll):
                 worker = by_handle[handle]
                 if worker not in workers:
                     continue  # already replaced through its other handle
@@ -170,14 +214,24 @@ def iter_local(tasks: Iterable[Numbered], jobs: int) -> Generator[Result, None, 
                 if (dead or not alive) and worker.queued:
                     worker.process.join(5)
                     code = worker.process.exitcode
-                    number, task = worker.queued.popleft()
-                    done.append(
-                        (number, failed_record(task, f"the worker process died (exit code {code})"))
-                    )
-                    retry.extend(worker.queued)
-                    worker.queued.clear()
-                    worker.conn.close()
-                    workers[workers.index(worker)] = start()
+                    _, task = worker.queued[0]
+                    message = f"the worker process died (exit code {code})"
+                    done.append(fail_head(worker, failed_record(task, message)))
+            if watchdog is not None:
+                now = time.monotonic()
+                for worker in list(workers):
+                    since = worker.beat[0]
+                    if worker.queued and since and now - since > watchdog:
+                        _, task = worker.queued[0]
+                        agent = int(worker.beat[1])
+                        message = (
+                            f"agent {agent} made no move for {watchdog:g} s despite the "
+                            f"{task.timeout:g} s limit; its worker process was stopped"
+                        )
+                        record = failed_record(
+                            task, message, now - since, outcome="timeout", failed_agent=agent
+                        )
+                        done.append(fail_head(worker, record))
             for worker in list(workers):
                 feed(worker)
             yield from done

@@ -13,7 +13,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from pacman.batch.backends import check_ray_address, default_jobs, iter_inline, iter_local, iter_ray
+from pacman.batch.backends import (
+    check_ray_address,
+    default_jobs,
+    hard_limit,
+    iter_inline,
+    iter_local,
+    iter_ray,
+)
 from pacman.batch.progress import Progress
 from pacman.batch.results import ResultsWriter, iter_results, record_key
 from pacman.batch.spec import Cell, EvalConfig, EvalConfigError, GameTask, build_cells, iter_tasks
@@ -131,7 +138,7 @@ def run_evaluation(
     elif jobs == 0 or remaining == 0:
         results = iter_inline(todo())
     else:
-        results = iter_local(todo(), min(jobs, remaining))
+        results = iter_local(todo(), min(jobs, remaining), watchdog=hard_limit(config.timeout))
     played = 0
     try:
         with contextlib.closing(results):

@@ -8,6 +8,7 @@ a timeout, an illegal move, even ``sys.exit`` inside an agent becomes the game's
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from pacman.batch.spec import GameTask
@@ -45,6 +46,9 @@ DETERMINISTIC_FIELDS: tuple[str, ...] = (
 TIMING_FIELDS: tuple[str, ...] = ("seconds", "seconds_per_move", "max_seconds_per_move")
 """Fields of the record's ``timing`` object: wall-clock figures, different on every run."""
 
+Heartbeat = Callable[[int], None]
+"""Told which agent is about to move: before the game and after each move."""
+
 RECORD_FIELDS: tuple[str, ...] = (*DETERMINISTIC_FIELDS, "timing")
 """Every top-level field of a result record, in the order it is written."""
 
@@ -75,18 +79,28 @@ def _base(task: GameTask) -> dict[str, Any]:
     }
 
 
-def failed_record(task: GameTask, error: str, seconds: float = 0.0) -> dict[str, Any]:
-    """The record of a game that could not be played to any outcome (counted as a crash)."""
+def failed_record(
+    task: GameTask,
+    error: str,
+    seconds: float = 0.0,
+    *,
+    outcome: str = "crash",
+    failed_agent: int | None = None,
+) -> dict[str, Any]:
+    """The record of a game that ended without a game record (its worker failed).
+
+    Score, turns and moves are 0: what was played is lost with the worker.
+    """
     return {
         **_base(task),
-        "outcome": "crash",
+        "outcome": outcome,
         "win": False,
         "score": 0,
         "turns": 0,
         "moves": 0,
         "nodes": None,
         "nodes_per_move": None,
-        "failed_agent": None,
+        "failed_agent": failed_agent,
         "error": error,
         "timing": {
             "seconds": round(seconds, 6),
@@ -96,15 +110,20 @@ def failed_record(task: GameTask, error: str, seconds: float = 0.0) -> dict[str,
     }
 
 
-def play_task(task: GameTask) -> dict[str, Any]:
+def play_task(task: GameTask, heartbeat: Heartbeat | None = None) -> dict[str, Any]:
     """Play the game ``task`` describes and return its result record.
 
     The record's fields are `RECORD_FIELDS`; with ``task.keep_record`` it also carries
     the replayable game under ``"game_record"`` (popped by the caller before writing).
+
+    Args:
+        task: The game.
+        heartbeat: Called with the index of the agent about to move, before the game
+            and after every move (a watchdog uses it to spot an agent that hangs).
     """
     t0 = time.perf_counter()
     try:
-        return _play(task, t0)
+        return _play(task, t0, heartbeat)
     except (Exception, SystemExit) as exc:
         # SystemExit: an agent called sys.exit(); run_game only catches Exception.
         return failed_record(
@@ -112,7 +131,7 @@ def play_task(task: GameTask) -> dict[str, Any]:
         )
 
 
-def _play(task: GameTask, t0: float) -> dict[str, Any]:
+def _play(task: GameTask, t0: float, heartbeat: Heartbeat | None) -> dict[str, Any]:
     layout = _layout(task)
     match = MatchSpec(
         pacman=task.pacman.name,
@@ -129,12 +148,16 @@ def _play(task: GameTask, t0: float) -> dict[str, Any]:
 
     def count_nodes(before: GameState, agent: int, action: Direction, after: GameState) -> None:
         nonlocal nodes, searches
+        if heartbeat is not None:
+            heartbeat(agent + 1 if agent + 1 < after.num_agents else 0)
         if agent == 0:
             generated = getattr(getattr(pacman, "last_result", None), "generated", None)
             if isinstance(generated, int) and not isinstance(generated, bool):
                 nodes += generated
                 searches += 1
 
+    if heartbeat is not None:
+        heartbeat(0)
     record = run_game(
         GameState.initial(layout, task.num_ghosts),
         agents,

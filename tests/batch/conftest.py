@@ -37,6 +37,16 @@ class Sleeper:
         return state.legal_actions(0)[0]
 
 
+class Stubborn:
+    # swallows the per-move timeout and keeps thinking
+    def get_action(self, state):
+        while True:
+            try:
+                time.sleep(10)
+            except Exception:
+                pass
+
+
 class Illegal:
     def get_action(self, state):
         return "Up"

@@ -160,7 +160,8 @@ def test_csv_results_and_resume(tmp_path: Path) -> None:
 def test_failing_agents_cost_their_game_not_the_run(bad_agents: Path, tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
     specs = [
-        f"{bad_agents}:{name}" for name in ("Crasher", "Exiter", "Killer", "Sleeper", "Illegal")
+        f"{bad_agents}:{name}"
+        for name in ("Crasher", "Exiter", "Killer", "Sleeper", "Stubborn", "Illegal")
     ]
     argv = [a for spec in specs for a in ("-p", spec)]
     result = run_evaluation(
@@ -168,7 +169,7 @@ def test_failing_agents_cost_their_game_not_the_run(bad_agents: Path, tmp_path: 
                "--timeout", "0.2", "--max-turns", "20", "-o", str(out)),
         progress=False,
     )  # fmt: skip
-    assert result.played == 12
+    assert result.played == 14
     outcomes: dict[str, set[str]] = {}
     errors: dict[str, str] = {}
     for record in iter_results(out):
@@ -182,11 +183,15 @@ def test_failing_agents_cost_their_game_not_the_run(bad_agents: Path, tmp_path: 
     assert outcomes["Killer"] == {"crash"}
     assert "worker process died (exit code 3)" in errors["Killer"]
     assert outcomes["Sleeper"] == {"timeout"}
+    assert outcomes["Stubborn"] == {"timeout"}
+    assert "agent 0 made no move for 1.4 s despite the 0.2 s limit" in errors["Stubborn"]
     assert outcomes["Illegal"] == {"illegal"}
     assert outcomes["RandomAgent"] <= {"win", "lose", "max_turns"}
     failed = {s["pacman"].rsplit(":", 1)[-1]: s["failed"] for s in result.summaries()}
-    assert failed == {"Crasher": 2, "Exiter": 2, "Killer": 2, "Sleeper": 2, "Illegal": 2,
-                      "RandomAgent": 0}  # fmt: skip
+    assert failed == {
+        "Crasher": 2, "Exiter": 2, "Killer": 2, "Sleeper": 2, "Stubborn": 2, "Illegal": 2,
+        "RandomAgent": 0,
+    }  # fmt: skip
 
 
 def test_command_prints_table_and_rerun_hint(
