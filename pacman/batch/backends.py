@@ -18,10 +18,12 @@ which stops handing out games, terminates its workers and re-raises
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
 import socket
+import sys
 import time
 from collections import deque
 from collections.abc import Generator, Iterable
@@ -271,6 +273,15 @@ def iter_ray(
     """
     import ray  # type: ignore[import-not-found,unused-ignore]
 
+    # Ray's driver prints cluster messages ("(raylet) A worker died ...") on stdout,
+    # where they would corrupt `--json`; send them to stderr while Ray is up.
+    with contextlib.redirect_stdout(sys.stderr):
+        yield from _iter_ray(ray, tasks, jobs, address)
+
+
+def _iter_ray(
+    ray: Any, tasks: Iterable[Numbered], jobs: int | None, address: str | None
+) -> Generator[Result, None, None]:
     started = not ray.is_initialized()
     if started:
         ray.init(
