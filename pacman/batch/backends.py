@@ -37,6 +37,8 @@ from pacman.batch.spec import EvalConfigError, GameTask
 
 __all__ = [
     "PREFETCH",
+    "Numbered",
+    "Result",
     "check_ray_address",
     "default_jobs",
     "hard_limit",
@@ -46,7 +48,9 @@ __all__ = [
 ]
 
 Numbered = tuple[int, GameTask]
+"""A game and its number in the grid."""
 Result = tuple[int, dict[str, Any]]
+"""A game's number and its result record."""
 
 PREFETCH = 2
 """Games queued per worker, so a worker never waits for the parent between games."""

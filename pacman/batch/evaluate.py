@@ -27,7 +27,7 @@ from pacman.batch.spec import Cell, EvalConfig, EvalConfigError, GameTask, build
 from pacman.batch.stats import ConfigStats
 from pacman.core.game import GameRecord
 
-__all__ = ["FAILED_OUTCOMES", "EvalResult", "run_evaluation"]
+__all__ = ["FAILED_OUTCOMES", "EvalResult", "check_extras", "run_evaluation"]
 
 FAILED_OUTCOMES = frozenset({"crash", "timeout", "illegal"})
 """Outcomes that mean an agent failed (the game counts as not won)."""

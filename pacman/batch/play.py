@@ -18,7 +18,14 @@ from pacman.core.state import GameState
 from pacman.core.types import Direction
 from pacman.runner import MatchSpec, build_agents, game_seed
 
-__all__ = ["DETERMINISTIC_FIELDS", "RECORD_FIELDS", "TIMING_FIELDS", "failed_record", "play_task"]
+__all__ = [
+    "DETERMINISTIC_FIELDS",
+    "RECORD_FIELDS",
+    "TIMING_FIELDS",
+    "Heartbeat",
+    "failed_record",
+    "play_task",
+]
 
 DETERMINISTIC_FIELDS: tuple[str, ...] = (
     "pacman",

@@ -34,10 +34,10 @@ _INT = ("num_ghosts", "game", "seed", "score", "turns", "moves")
 _OPT_INT = ("max_turns", "nodes", "failed_agent")
 _OPT_FLOAT = ("timeout", "nodes_per_move", *(f"timing_{n}" for n in TIMING_FIELDS))
 
-Key = tuple[str, str, str, int, int, int, "int | None", "float | None"]
+_Key = tuple[str, str, str, int, int, int, "int | None", "float | None"]
 
 
-def record_key(record: dict[str, Any]) -> Key:
+def record_key(record: dict[str, Any]) -> _Key:
     """The identity of a record's game, matching `GameTask.key`."""
     pacman = AgentSpec(record["pacman"], tuple(sorted(record["pacman_args"].items())))
     ghosts = AgentSpec(record["ghosts"], tuple(sorted(record["ghost_args"].items())))

@@ -8,6 +8,7 @@ names the problem and where it is.
 from __future__ import annotations
 
 import argparse
+import random
 import tomllib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
@@ -20,6 +21,7 @@ from pacman.core.layout import Layout, load_layout
 
 __all__ = [
     "AgentSpec",
+    "Backend",
     "Cell",
     "EvalConfig",
     "EvalConfigError",
@@ -30,6 +32,7 @@ __all__ = [
 ]
 
 Backend = Literal["local", "ray"]
+"""Where games run: local worker processes or a Ray cluster."""
 
 
 class EvalConfigError(PacmanError, ValueError):
@@ -309,8 +312,6 @@ class Cell:
 
 
 def _check_agent(spec: AgentSpec, index: int, role: str) -> None:
-    import random
-
     from agents.registry import make_agent
 
     try:

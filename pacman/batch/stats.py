@@ -14,12 +14,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Z_95", "ConfigStats", "format_table", "quartiles", "wilson_interval"]
+__all__ = ["Z_95", "ConfigKey", "ConfigStats", "format_table", "quartiles", "wilson_interval"]
 
 Z_95 = 1.959963984540054
 """The two-sided 95% quantile of the standard normal distribution."""
 
 ConfigKey = tuple[str, str, str, int]
+"""``(pacman label, ghosts label, layout, num_ghosts)``: one configuration."""
 
 
 def wilson_interval(wins: int, games: int, z: float = Z_95) -> tuple[float, float]:
