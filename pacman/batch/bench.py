@@ -20,6 +20,7 @@ import argparse
 import json
 import multiprocessing
 import os
+import resource
 import statistics
 import tempfile
 import time
@@ -51,26 +52,36 @@ def _load() -> list[float]:
         return []
 
 
-def _games_per_second(config: EvalConfig) -> tuple[float, float]:
-    """(steady rate, wall rate): games/s between the first and last game, and overall.
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
-    The steady rate leaves out worker start-up (an interpreter per worker, paid once
-    per run), which a short benchmark run would otherwise over-weight.
+
+def _games_per_second(config: EvalConfig) -> tuple[float, float, float]:
+    """(steady rate, wall rate, worker CPU seconds per game) of one run.
+
+    The steady rate is games/s between the first and the last game: it leaves out
+    worker start-up (an interpreter per worker, paid once per run), which a short
+    benchmark run would otherwise over-weight. The CPU time per game shows whether
+    parallel workers do extra work (they should not): a speed-up below the number of
+    workers with equal CPU per game means the cores were busy with other processes.
     """
     stamps: list[float] = []
+    cpu0 = _children_cpu()
     t0 = time.perf_counter()
     result = run_evaluation(
         config, progress=False, on_record=lambda _: stamps.append(time.perf_counter())
     )
     wall = result.played / (stamps[-1] - t0)
     steady = (len(stamps) - 1) / (stamps[-1] - stamps[0])
-    return steady, wall
+    return steady, wall, (_children_cpu() - cpu0) / result.played
 
 
 def bench_scaling(games: int = 60, rounds: int = 3, seed: int = 0) -> dict[str, Any]:
     """Games per second with 1 and 2 workers, interleaved rounds; median ratio."""
     rates: dict[int, list[float]] = {1: [], 2: []}
     walls: dict[int, list[float]] = {1: [], 2: []}
+    cpu: dict[int, list[float]] = {1: [], 2: []}
     loads = []
     for r in range(rounds):
         for jobs in (1, 2):
@@ -82,9 +93,10 @@ def bench_scaling(games: int = 60, rounds: int = 3, seed: int = 0) -> dict[str, 
                 jobs=jobs,
                 max_turns=100,
             )
-            steady, wall = _games_per_second(config)
+            steady, wall, cpu_per_game = _games_per_second(config)
             rates[jobs].append(steady)
             walls[jobs].append(wall)
+            cpu[jobs].append(cpu_per_game)
             loads.append(_load())
     one, two = statistics.median(rates[1]), statistics.median(rates[2])
     return {
@@ -99,6 +111,8 @@ def bench_scaling(games: int = 60, rounds: int = 3, seed: int = 0) -> dict[str, 
         "median_2": round(two, 2),
         "speedup": round(two / one, 3),
         "wall_speedup": round(statistics.median(walls[2]) / statistics.median(walls[1]), 3),
+        "worker_cpu_s_per_game_1": round(statistics.median(cpu[1]), 4),
+        "worker_cpu_s_per_game_2": round(statistics.median(cpu[2]), 4),
         "load_average_after_each_run": loads,
         "cpus": os.cpu_count(),
     }
