@@ -359,7 +359,8 @@ class GameTask:
     """Everything a worker needs to play one game: small, picklable, self-contained.
 
     The game is game 0 of the ``pacman`` command's series with seed `seed`, so
-    ``pacman -l LAYOUT -p NAME -a ARGS -g GHOST -k K --seed SEED`` plays it again.
+    ``pacman -l LAYOUT -p NAME -a ARGS -g GHOST -k K --seed SEED`` (with the same
+    ``--max-turns``) plays it again; `pacman.runner.rerun_command` writes that line.
     """
 
     pacman: AgentSpec
