@@ -155,6 +155,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except PacmanError as exc:
         return _error(str(exc))
+    except OSError as exc:  # the results file or a saved game could not be written
+        return _error(f"{exc.filename or 'output'}: cannot write: {exc.strerror or exc}")
     try:
         _print_report(result, args.json)
         sys.stdout.flush()

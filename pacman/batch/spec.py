@@ -195,6 +195,8 @@ def _check_ranges(config: EvalConfig, where: str) -> None:
         raise bad(f"max_turns must be >= 1, got {config.max_turns}")
     if config.backend not in ("local", "ray"):
         raise bad(f"backend must be 'local' or 'ray', got {config.backend!r}")
+    if config.backend == "ray" and config.jobs == 0:
+        raise bad("jobs = 0 (play in this process) does not apply to the ray backend")
     if not (config.pacman and config.ghosts and config.layouts):
         raise bad("the grid is empty: give at least one Pacman agent, ghost and layout")
     if config.out is not None and Path(config.out).suffix.lower() not in (".jsonl", ".csv"):

@@ -173,7 +173,9 @@ def test_missing_config_file(capsys: pytest.CaptureFixture[str], tmp_path: Path)
         (["-j", "-1"], "jobs must be >= 0"),
         (["--max-turns", "0"], "max_turns must be >= 1"),
         (["-o", "out.txt"], "must end in .jsonl or .csv"),
+        (["-o", "/no-such-dir/r.jsonl"], "/no-such-dir/r.jsonl: cannot write results"),
         (["--plot", "scores.svg"], "must end in .png"),
+        (["--backend", "ray", "-j", "0"], "does not apply to the ray backend"),
     ],
 )
 def test_bad_input_fails_before_any_game(
