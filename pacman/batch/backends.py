@@ -106,7 +106,9 @@ def hard_limit(timeout: float | None) -> float | None:
 
     The per-move limit interrupts an agent with a signal, which an agent can defeat
     (a long call into C code, or an ``except Exception`` that swallows the timeout);
-    the parent then stops the whole worker. ``None`` without a per-move limit.
+    the parent then stops the whole worker. The limit also covers creating the agents
+    and ``register_initial_state``, which the per-move limit does not. ``None``
+    without a per-move limit.
 
     >>> hard_limit(0.5), hard_limit(None)
     (2.0, None)
@@ -169,6 +171,19 @@ def iter_local(
         replace(worker)
         return number, record
 
+    def drain(worker: _Worker, done: list[Result]) -> bool:
+        """Read every result the worker has sent; true if its pipe is closed (it died)."""
+        while worker.queued:
+            try:
+                if not worker.conn.poll():
+                    return False
+                number, record = worker.conn.recv()
+            except (EOFError, OSError):
+                return True
+            worker.queued.popleft()
+            done.append((number, record))
+        return False
+
     def feed(worker: _Worker) -> None:
         while len(worker.queued) < PREFETCH:
             item = retry.popleft() if retry else next(source, None)
@@ -205,17 +220,7 @@ def iter_local(
                 if worker not in workers:
                     continue  # already replaced through its other handle
                 alive = worker.process.is_alive()  # before draining: see below
-                dead = False
-                while worker.queued:
-                    try:
-                        if not worker.conn.poll():
-                            break
-                        number, record = worker.conn.recv()
-                    except (EOFError, OSError):
-                        dead = True
-                        break
-                    worker.queued.popleft()
-                    done.append((number, record))
+                dead = drain(worker, done)
                 # Dead before the drain and still owing games: everything it sent was read.
                 if (dead or not alive) and worker.queued:
                     worker.process.join(5)
@@ -227,6 +232,8 @@ def iter_local(
                 now = time.monotonic()
                 for worker in list(workers):
                     since = worker.beat[0]
+                    if worker.queued and since and now - since > watchdog:
+                        drain(worker, done)  # the head may have ended; its result unread
                     if worker.queued and since and now - since > watchdog:
                         _, task = worker.queued[0]
                         agent = int(worker.beat[1])

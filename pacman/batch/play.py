@@ -129,6 +129,8 @@ def play_task(task: GameTask, heartbeat: Heartbeat | None = None) -> dict[str, A
             and after every move (a watchdog uses it to spot an agent that hangs).
     """
     t0 = time.perf_counter()
+    if heartbeat is not None:
+        heartbeat(0)  # from here on, agent code runs: creating the agents is watched too
     try:
         return _play(task, t0, heartbeat)
     except (Exception, SystemExit) as exc:
@@ -163,8 +165,6 @@ def _play(task: GameTask, t0: float, heartbeat: Heartbeat | None) -> dict[str, A
                 nodes += generated
                 searches += 1
 
-    if heartbeat is not None:
-        heartbeat(0)
     record = run_game(
         GameState.initial(layout, task.num_ghosts),
         agents,
