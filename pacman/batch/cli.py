@@ -157,6 +157,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _error(str(exc))
     except OSError as exc:  # the results file or a saved game could not be written
         return _error(f"{exc.filename or 'output'}: cannot write: {exc.strerror or exc}")
+    if result.foreign:
+        print(
+            f"{PROG}: note: {result.foreign} records in {config.out} come from other "
+            "settings (agents, layouts, seed, --max-turns or --timeout) and are not counted",
+            file=sys.stderr,
+        )
     try:
         _print_report(result, args.json)
         sys.stdout.flush()

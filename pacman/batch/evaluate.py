@@ -47,6 +47,8 @@ class EvalResult:
     """Games played by this run."""
     skipped: int
     """Games found in the results file and not played again."""
+    foreign: int = 0
+    """Records in the results file from other settings (agents, seed, limits): ignored."""
 
     def summaries(self) -> list[dict[str, Any]]:
         """One summary dict per configuration, in grid order."""
@@ -107,11 +109,13 @@ def run_evaluation(
     by_key = {cell.key: cell for cell in cells}
     stats = {cell.key: ConfigStats(cell.key) for cell in cells}
     done: set[tuple[tuple[str, str, str, int], int]] = set()
+    foreign = 0
     if config.out is not None:
         for record in iter_results(config.out):
             cell_key = record_key(record)[:4]
             cell = by_key.get(cell_key)
             if cell is None or not _belongs(record, cell, config):
+                foreign += 1
                 continue
             if (cell.key, record["game"]) not in done:
                 done.add((cell.key, record["game"]))
@@ -158,4 +162,4 @@ def run_evaluation(
         if writer is not None:
             writer.close()
         bar.close()
-    return EvalResult(config, cells, stats, played, len(done))
+    return EvalResult(config, cells, stats, played, len(done), foreign)
