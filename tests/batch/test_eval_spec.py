@@ -3,6 +3,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pacman.batch import AgentSpec, main
 from pacman.batch.cli import build_parser
@@ -228,3 +230,24 @@ def test_ray_address_is_checked_before_anything_runs() -> None:
         check_ray_address(f"127.0.0.1:{port}", timeout=2)
     with pytest.raises(EvalConfigError, match="expected host:port"):
         check_ray_address("cluster")
+
+
+_names = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,12}", fullmatch=True)
+_values = st.from_regex(r"[A-Za-z0-9_.+-]{1,8}", fullmatch=True)
+
+
+@given(
+    name=_names,
+    args=st.dictionaries(_names, _values, max_size=4),
+    in_file=st.booleans(),
+)
+def test_agent_spec_label_parses_back_to_the_same_spec(
+    name: str, args: dict[str, str], in_file: bool
+) -> None:
+    text = f"dir/{name}.py:{name}" if in_file else name
+    if args:
+        text += ":" + ",".join(f"{k}={v}" for k, v in reversed(list(args.items())))
+    spec = AgentSpec.parse(text)
+    assert spec.args_dict == args
+    assert [k for k, _ in spec.args] == sorted(args)
+    assert AgentSpec.parse(spec.label) == spec
