@@ -179,28 +179,36 @@ _SCALAR_KEYS: dict[str, tuple[type[Any], ...]] = {
 _LIST_KEYS = ("pacman", "ghosts", "layouts")
 
 
-def _check_ranges(config: EvalConfig, where: str) -> None:
-    def bad(what: str) -> EvalConfigError:
-        return EvalConfigError(f"{where}{what}")
-
-    if config.games < 1:
-        raise bad(f"games must be >= 1, got {config.games}")
-    if config.num_ghosts is not None and config.num_ghosts < 0:
-        raise bad(f"num_ghosts must be >= 0, got {config.num_ghosts}")
-    if config.jobs is not None and config.jobs < 0:
-        raise bad(f"jobs must be >= 0, got {config.jobs}")
-    if config.timeout is not None and not config.timeout > 0:
-        raise bad(f"timeout must be > 0, got {config.timeout}")
-    if config.max_turns is not None and config.max_turns < 1:
-        raise bad(f"max_turns must be >= 1, got {config.max_turns}")
-    if config.backend not in ("local", "ray"):
-        raise bad(f"backend must be 'local' or 'ray', got {config.backend!r}")
+def _check_ranges(config: EvalConfig, sources: Mapping[str, str]) -> None:
+    """Raise for the first value out of range, naming the file or flag it came from."""
+    problems = {
+        "games": config.games < 1 and f"must be >= 1, got {config.games}",
+        "num_ghosts": config.num_ghosts is not None
+        and config.num_ghosts < 0
+        and f"must be >= 0, got {config.num_ghosts}",
+        "jobs": config.jobs is not None and config.jobs < 0 and f"must be >= 0, got {config.jobs}",
+        "timeout": config.timeout is not None
+        and not config.timeout > 0
+        and f"must be > 0, got {config.timeout}",
+        "max_turns": config.max_turns is not None
+        and config.max_turns < 1
+        and f"must be >= 1, got {config.max_turns}",
+        "backend": config.backend not in ("local", "ray")
+        and f"must be 'local' or 'ray', got {config.backend!r}",
+        "pacman": not config.pacman and "must name at least one agent",
+        "ghosts": not config.ghosts and "must name at least one agent",
+        "layouts": not config.layouts and "must name at least one layout",
+        "out": config.out is not None
+        and Path(config.out).suffix.lower() not in (".jsonl", ".csv")
+        and f"file {config.out!r} must end in .jsonl or .csv",
+    }
     if config.backend == "ray" and config.jobs == 0:
-        raise bad("jobs = 0 (play in this process) does not apply to the ray backend")
-    if not (config.pacman and config.ghosts and config.layouts):
-        raise bad("the grid is empty: give at least one Pacman agent, ghost and layout")
-    if config.out is not None and Path(config.out).suffix.lower() not in (".jsonl", ".csv"):
-        raise bad(f"out file {config.out!r} must end in .jsonl or .csv")
+        problems["jobs"] = "0 (play in this process) does not apply to the ray backend"
+    for key, problem in problems.items():
+        if problem:
+            where = sources.get(key)
+            message = f"{key} {problem}"
+            raise EvalConfigError(f"{where}: {message}" if where else message)
 
 
 def _read_toml(path: str) -> dict[str, Any]:
@@ -261,10 +269,10 @@ def load_config(args: argparse.Namespace) -> EvalConfig:
             range; the message starts with the file name for problems in the file.
     """
     values: dict[str, Any] = {}
-    where = ""
+    sources: dict[str, str] = {}  # where each value came from, for error messages
     if getattr(args, "config", None):
         values.update(_values_from_toml(args.config))
-        where = f"{args.config}: "
+        sources.update(dict.fromkeys(values, args.config))
     for key in ("pacman", "ghosts"):
         texts = getattr(args, key, None)
         if texts:
@@ -272,15 +280,18 @@ def load_config(args: argparse.Namespace) -> EvalConfig:
                 values[key] = tuple(AgentSpec.parse(t) for t in texts)
             except AgentError as exc:
                 raise EvalConfigError(f"--{key}: {exc}") from None
+            sources[key] = f"--{key}"
     if getattr(args, "layouts", None):
         values["layouts"] = tuple(args.layouts)
+        sources["layouts"] = "--layout"
     for key in _SCALAR_KEYS:
         value = getattr(args, key, None)
         if value is not None:
             values[key] = value
+            sources[key] = "--" + key.replace("_", "-")
     names = {f.name for f in fields(EvalConfig)}
     config = EvalConfig(**{k: v for k, v in values.items() if k in names})
-    _check_ranges(config, where)
+    _check_ranges(config, sources)
     return config
 
 

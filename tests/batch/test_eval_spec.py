@@ -133,7 +133,8 @@ BAD_CONFIGS = [
     ("pacman = ['AlphaBetaAgent:depth']\n", "pacman[0]: bad agent argument 'depth'"),
     ("layouts = [1]\n", "layouts must be strings"),
     ("backend = 'spark'\n", "backend must be 'local' or 'ray'"),
-    ("out = 'results.txt'\n", "must end in .jsonl or .csv"),
+    ("out = 'results.txt'\n", "out file 'results.txt' must end in .jsonl or .csv"),
+    ("layouts = []\n", "layouts must name at least one layout"),
 ]
 
 
@@ -150,6 +151,13 @@ def test_bad_config_file_names_file_and_problem(
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1
     assert lines[0].startswith(f"pacman eval: error: {path}: ")
+
+
+def test_flag_errors_name_the_flag_even_with_a_config(tmp_path: Path) -> None:
+    path = tmp_path / "eval.toml"
+    path.write_text("games = 3\n")
+    with pytest.raises(EvalConfigError, match=r"^--max-turns: max_turns must be >= 1"):
+        _config("--config", str(path), "--max-turns", "0")
 
 
 def test_missing_config_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -171,13 +179,13 @@ def test_missing_config_file(capsys: pytest.CaptureFixture[str], tmp_path: Path)
         (["-g", "PurpleGhost"], "ghost agent 'PurpleGhost': unknown agent"),
         (["-p", "missing.py:Agent"], "missing.py: no such file"),
         (["-l", "noSuchLayout"], "layout: noSuchLayout: no such layout"),
-        (["-n", "0"], "games must be >= 1"),
+        (["-n", "0"], "--games: games must be >= 1, got 0"),
         (["-j", "-1"], "jobs must be >= 0"),
         (["--max-turns", "0"], "max_turns must be >= 1"),
         (["-o", "out.txt"], "must end in .jsonl or .csv"),
         (["-o", "/no-such-dir/r.jsonl"], "/no-such-dir/r.jsonl: cannot write results"),
         (["--plot", "scores.svg"], "must end in .png"),
-        (["--backend", "ray", "-j", "0"], "does not apply to the ray backend"),
+        (["--backend", "ray", "-j", "0"], "--jobs: jobs 0 (play in this process) does not apply"),
     ],
 )
 def test_bad_input_fails_before_any_game(
