@@ -54,6 +54,8 @@ class Progress:
         self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
         self.interval = 0.1 if self.tty else interval
         self.start = time.perf_counter()
+        self.first: float | None = None
+        """When the first game finished (the rate is measured from there)."""
         self._last_draw = -1e9
 
     def update(self, failed: bool = False) -> None:
@@ -61,6 +63,8 @@ class Progress:
         self.played += 1
         self.failed += failed
         now = time.perf_counter()
+        if self.first is None:
+            self.first = now
         if now - self._last_draw >= self.interval:
             self._draw(now)
 
@@ -69,7 +73,11 @@ class Progress:
         now = time.perf_counter() if now is None else now
         elapsed = max(now - self.start, 1e-9)
         done = self.skipped + self.played
-        rate = self.played / elapsed
+        # From the first finished game on: start-up (worker processes, Ray) is not play.
+        if self.first is not None and self.played >= 2 and now > self.first:
+            rate = (self.played - 1) / (now - self.first)
+        else:
+            rate = self.played / elapsed
         left = self.total - done
         eta = format_duration(left / rate) if rate > 0 else "?"
         width = 24

@@ -92,3 +92,22 @@ def test_table_has_one_row_per_configuration() -> None:
     assert "1.00 [0.21, 1.00]" in table[2]
     assert "500.0 ± 0.0" in table[2]
     assert table[3].split()[-1] == "-"  # no games yet
+
+
+def test_progress_line_counts_rate_from_the_first_game() -> None:
+    import io
+
+    from pacman.batch.progress import Progress
+
+    stream = io.StringIO()
+    bar = Progress(10, skipped=2, stream=stream, interval=0.0)
+    bar.start -= 100.0  # a slow start-up
+    bar.update()
+    bar.first = 0.0
+    bar.played = 5
+    line = bar.line(now=2.0)
+    assert "7/10 games" in line
+    assert "2.0 games/s" in line  # 4 games in 2 s after the first one
+    assert "0:02 left" in line  # 3 games to go at 2 games/s, rounded
+    assert "(2 from the results file)" in line
+    assert stream.getvalue().count("\n") == 1  # not a terminal: whole lines
