@@ -12,7 +12,6 @@ finished, and a half-written last line (a killed process) is ignored when resumi
 from __future__ import annotations
 
 import csv
-import io
 import json
 import os
 from collections.abc import Iterator
@@ -95,7 +94,7 @@ def _from_csv_row(row: dict[str, str]) -> dict[str, Any]:
 
 
 def iter_results(path: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
-    """Read the records of a results file (none if it does not exist).
+    """Read the records of a results file, one at a time (none if it does not exist).
 
     A truncated last line (the process was killed while writing it) is skipped.
 
@@ -106,15 +105,33 @@ def iter_results(path: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
     if not p.exists():
         return
     try:
-        text = p.read_text(encoding="utf-8")
+        with open(p, encoding="utf-8", newline="") as f:
+            if _is_csv(p):
+                yield from _iter_csv(p, f, _ends_with_newline(p))
+            else:
+                yield from _iter_jsonl(p, f)
     except (OSError, UnicodeDecodeError) as exc:
         raise EvalConfigError(f"{p}: cannot read results file: {exc}") from None
-    complete = text.endswith("\n")
-    if _is_csv(p):
-        yield from _iter_csv(p, text, complete)
-        return
-    lines = text.splitlines()
-    for number, line in enumerate(lines, 1):
+
+
+def _ends_with_newline(path: Path) -> bool:
+    with open(path, "rb") as f:
+        f.seek(0, os.SEEK_END)
+        if f.tell() == 0:
+            return True
+        f.seek(-1, os.SEEK_END)
+        return f.read(1) == b"\n"
+
+
+def _not_a_record(p: Path, line: int) -> EvalConfigError:
+    return EvalConfigError(
+        f"{p}:{line}: not a result record of pacman eval "
+        "(use another --out file, or delete this one to start over)"
+    )
+
+
+def _iter_jsonl(p: Path, f: TextIO) -> Iterator[dict[str, Any]]:
+    for number, line in enumerate(f, 1):
         if not line.strip():
             continue
         try:
@@ -123,34 +140,32 @@ def iter_results(path: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
             if not isinstance(record.get("timing"), dict):
                 raise ValueError("no timing object")
         except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError):
-            if number == len(lines) and not complete:
+            if not line.endswith("\n"):
                 return  # the half-written last line of a killed run
-            raise EvalConfigError(
-                f"{p}:{number}: not a result record of pacman eval "
-                "(use another --out file, or delete this one to start over)"
-            ) from None
+            raise _not_a_record(p, number) from None
         yield record
 
 
-def _iter_csv(p: Path, text: str, complete: bool) -> Iterator[dict[str, Any]]:
-    reader = csv.DictReader(io.StringIO(text))
+def _iter_csv(p: Path, f: TextIO, complete: bool) -> Iterator[dict[str, Any]]:
+    reader = csv.DictReader(f)
     if reader.fieldnames is None:
         return
     if tuple(reader.fieldnames) != CSV_COLUMNS:
         raise EvalConfigError(f"{p}:1: not a results file of pacman eval (unexpected columns)")
-    rows = list(reader)
-    for i, row in enumerate(rows):
+    rows = iter(reader)
+    row = next(rows, None)
+    while row is not None:
+        line = reader.line_num
+        following = next(rows, None)
         try:
             record = _from_csv_row(row)
             record_key(record)
         except (KeyError, TypeError, ValueError, AttributeError):
-            if i == len(rows) - 1 and not complete:
-                return
-            raise EvalConfigError(
-                f"{p}:{reader.line_num if i == len(rows) - 1 else i + 2}: "
-                "not a result row of pacman eval"
-            ) from None
+            if following is None and not complete:
+                return  # the half-written last row of a killed run
+            raise _not_a_record(p, line) from None
         yield record
+        row = following
 
 
 class ResultsWriter:

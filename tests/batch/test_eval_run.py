@@ -145,6 +145,8 @@ def test_csv_results_and_resume(tmp_path: Path) -> None:
     out = tmp_path / "r.csv"
     base = ("-p", "AlphaBetaAgent:depth=1", "-l", "testClassic", "--max-turns", "30", "-j", "0")
     run_evaluation(config(*base, "-n", "2", "-o", str(out)), progress=False)
+    with out.open("a") as f:
+        f.write("AlphaBetaAgent,depth=1,RandomGh")  # a killed run's half row
     second = run_evaluation(config(*base, "-n", "3", "-o", str(out)), progress=False)
     assert (second.played, second.skipped) == (1, 2)
     with out.open() as f:
