@@ -15,7 +15,7 @@ from typing import Any
 from pacman.core.game import derive_seed
 from pacman.core.layout import Layout
 
-__all__ = ["MatchSpec", "build_agents", "game_seed"]
+__all__ = ["MatchSpec", "build_agents", "game_seed", "rerun_command"]
 
 
 @dataclass(frozen=True)
@@ -64,3 +64,36 @@ def build_agents(match: MatchSpec, layout: Layout, num_ghosts: int, seed: int) -
             )
         )
     return agents
+
+
+def rerun_command(
+    match: MatchSpec,
+    layout: str,
+    num_ghosts: int,
+    seed: int,
+    *,
+    timeout: float | None = None,
+    max_turns: int | None = None,
+) -> str | None:
+    """The ``pacman`` command line that plays game 0 of the series ``seed`` again.
+
+    That is how batch evaluation seeds each game, so this replays any game of a batch
+    run, watched in the window. Returns ``None`` when the match has ghost arguments,
+    which the ``pacman`` command has no flag for.
+
+    >>> rerun_command(MatchSpec("AlphaBetaAgent", pacman_args={"depth": "2"}), "smallClassic", 2, 7)
+    'pacman -l smallClassic -p AlphaBetaAgent -a depth=2 -g RandomGhost -k 2 --seed 7'
+    """
+    import shlex
+
+    if match.ghost_args:
+        return None
+    words = ["pacman", "-l", layout, "-p", match.pacman]
+    if match.pacman_args:
+        words += ["-a", ",".join(f"{k}={v}" for k, v in match.pacman_args.items())]
+    words += ["-g", match.ghosts, "-k", str(num_ghosts), "--seed", str(seed)]
+    if max_turns is not None:
+        words += ["--max-turns", str(max_turns)]
+    if timeout is not None:
+        words += ["--timeout", str(timeout)]
+    return shlex.join(words)

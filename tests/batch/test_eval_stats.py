@@ -1,0 +1,113 @@
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pacman.batch.stats import ConfigStats, format_table, quartiles, wilson_interval
+
+
+@pytest.mark.parametrize(
+    ("wins", "games", "low", "high"),
+    [
+        (0, 10, 0.0, 0.2775),
+        (10, 10, 0.7225, 1.0),
+        (5, 10, 0.2366, 0.7634),
+        (1, 1, 0.2065, 1.0),
+        (81, 263, 0.2553, 0.3662),
+    ],
+)
+def test_wilson_interval_known_values(wins: int, games: int, low: float, high: float) -> None:
+    lo, hi = wilson_interval(wins, games)
+    assert (round(lo, 4), round(hi, 4)) == (low, high)
+
+
+@given(st.integers(1, 10_000).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))))
+def test_wilson_interval_contains_the_rate_and_stays_in_0_1(case: tuple[int, int]) -> None:
+    wins, games = case
+    lo, hi = wilson_interval(wins, games)
+    assert 0.0 <= lo <= wins / games <= hi <= 1.0
+    assert hi - lo > 0
+    # more games, same rate: a narrower interval
+    lo2, hi2 = wilson_interval(wins * 4, games * 4)
+    assert hi2 - lo2 < hi - lo
+
+
+@pytest.mark.parametrize(("wins", "games"), [(-1, 3), (4, 3), (0, 0)])
+def test_wilson_interval_rejects_impossible_counts(wins: int, games: int) -> None:
+    with pytest.raises(ValueError, match="wins <= games"):
+        wilson_interval(wins, games)
+
+
+def test_quartiles() -> None:
+    assert quartiles([7]) == (7.0, 7.0, 7.0)
+    assert quartiles([1, 2, 3, 4]) == (1.75, 2.5, 3.25)
+    with pytest.raises(ValueError, match="no values"):
+        quartiles([])
+
+
+def _record(
+    score: int, outcome: str, turns: int, per_move: float | None, nodes: int | None
+) -> dict:
+    return {
+        "score": score,
+        "win": outcome == "win",
+        "outcome": outcome,
+        "turns": turns,
+        "nodes": nodes,
+        "seed": score + 1000,
+        "timing": {"seconds_per_move": per_move},
+    }
+
+
+def test_config_stats_summary() -> None:
+    stats = ConfigStats(("A", "G", "L", 2))
+    stats.add(_record(500, "win", 10, 0.002, 100))
+    stats.add(_record(-300, "lose", 30, 0.001, 300))
+    stats.add(_record(0, "crash", 0, None, None))
+    stats.add(_record(100, "timeout", 5, 0.5, None))
+    s = stats.summary()
+    assert (s["games"], s["wins"], s["win_rate"], s["failed"]) == (4, 1, 0.25, 2)
+    assert s["win_rate_ci95"] == list(wilson_interval(1, 4))
+    assert s["score_mean"] == 75
+    assert math.isclose(s["score_sd"], 330.4037933)
+    assert (s["score_q1"], s["score_median"], s["score_q3"]) == (-75.0, 50.0, 200.0)
+    # time per move weighted by moves: (0.02 + 0.03 + 2.5) / 45
+    assert math.isclose(s["seconds_per_move"], 2.55 / 45)
+    assert s["nodes_per_move"] == 400 / 40
+    assert s["outcomes"] == {"crash": 1, "lose": 1, "timeout": 1, "win": 1}
+    assert s["failed_seeds"] == [1000, 1100]
+
+
+def test_table_has_one_row_per_configuration() -> None:
+    a = ConfigStats(("AlphaBetaAgent:depth=2", "RandomGhost", "smallClassic", 2))
+    a.add(_record(500, "win", 10, 0.002, 100))
+    b = ConfigStats(("RandomAgent", "RandomGhost", "smallClassic", 2))
+    table = format_table([a.summary(), b.summary()]).splitlines()
+    assert len(table) == 4
+    assert "win rate [95% CI]" in table[0]
+    assert table[2].startswith("AlphaBetaAgent:depth=2")
+    assert "1.00 [0.21, 1.00]" in table[2]
+    assert "500.0 ± 0.0" in table[2]
+    assert table[3].split()[-1] == "-"  # no games yet
+
+
+def test_progress_line_counts_rate_from_the_first_game() -> None:
+    import io
+
+    from pacman.batch.progress import Progress
+
+    stream = io.StringIO()
+    bar = Progress(10, skipped=2, stream=stream, interval=0.0)
+    bar.start -= 100.0  # a slow start-up
+    bar.update()
+    bar.first = 0.0
+    bar.played = 5
+    line = bar.line(now=2.0)
+    assert "7/10 games" in line
+    assert "2.0 games/s" in line  # 4 games in 2 s after the first one
+    assert "0:02 left" in line  # 3 games to go at 2 games/s, rounded
+    assert "(2 from the results file)" in line
+    assert stream.getvalue().count("\n") == 1  # not a terminal: whole lines
