@@ -304,6 +304,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         The exit status: 0 on success, 1 when a layout, agent or record is bad or an
         agent fails, 2 on a usage error.
     """
+    try:
+        status = _main(argv)
+        sys.stdout.flush()
+    except BrokenPipeError:  # `pacman -t ... | head`: the reader has all it wanted
+        sys.stdout = None  # no second error when Python flushes it at exit
+        return 0
+    return status
+
+
+def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "eval":
         try:
@@ -349,6 +359,12 @@ def _play(args: argparse.Namespace) -> int:
     pacman = args.pacman or ("KeyboardAgent" if windowed else "AlphaBetaAgent")
     match = MatchSpec(pacman=pacman, ghosts=args.ghosts, pacman_args=pacman_args)
     records: list[GameRecord] = []
+    latest: list[GameState] = []  # the current game's latest state, for display.finish
+
+    def on_step(before: GameState, agent: int, action: Direction, after: GameState) -> None:
+        latest[0] = after
+        display.update(before, agent, action, after)
+
     try:
         for game in range(args.num_games):
             gseed = game_seed(seed, game)
@@ -361,13 +377,15 @@ def _play(args: argparse.Namespace) -> int:
                 print(f"{PROG}: error: {exc}", file=sys.stderr)
                 return 1
             display.start(state)
+            latest[:] = [state]
+
             try:
                 record = run_game(
                     state,
                     agents,
                     timeout=args.timeout,
                     max_turns=args.max_turns,
-                    on_step=display.update,
+                    on_step=on_step,
                     catch_errors=False,
                     seed=gseed,
                     should_stop=display.should_stop,
@@ -384,7 +402,7 @@ def _play(args: argparse.Namespace) -> int:
                 print(f"{PROG}: error: {exc}", file=sys.stderr)
                 return 1
             records.append(record)
-            display.finish(state, record)
+            display.finish(latest[0], record)
             if args.record:
                 path = _record_path(args.record, game, args.num_games)
                 try:

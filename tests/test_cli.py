@@ -183,3 +183,40 @@ def test_module_entry_point_without_display() -> None:
     assert proc.returncode == 0, proc.stderr
     assert "showing the game as text" in proc.stderr
     assert "Win Rate:" in proc.stdout
+
+
+def test_display_is_shown_the_final_state_of_each_game(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pacman import cli
+    from pacman.core.game import GameRecord, replay
+    from pacman.core.state import GameState
+    from pacman.render.text import NullDisplay
+
+    finished: list[tuple[GameState, GameRecord]] = []
+
+    class Recording(NullDisplay):
+        def finish(self, state: GameState, record: GameRecord) -> None:
+            finished.append((state, record))
+
+    monkeypatch.setattr(cli, "_make_display", lambda args: Recording())
+    code, _, _ = run_cli(
+        capsys, "-l", "smallClassic", "-p", "GreedyAgent", "-n", "2", "--seed", "4"
+    )
+    assert code == 0
+    assert len(finished) == 2
+    for state, record in finished:
+        assert state == list(replay(record))[-1]
+        assert state.is_terminal()
+
+
+def test_output_cut_short_by_a_closed_pipe_is_not_an_error() -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    proc = subprocess.run(
+        f"{sys.executable} -m pacman -l smallClassic -p GreedyAgent -t --frame-time 0 "
+        "--seed 1 -n 3 | head -n 1",
+        shell=True, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert proc.stdout.count("\n") == 1
+    assert "Traceback" not in proc.stderr
+    assert "BrokenPipeError" not in proc.stderr
