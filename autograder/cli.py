@@ -68,6 +68,12 @@ def _grade_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--cases", help="a cases folder to use instead of the packaged one")
     p.add_argument("-v", "--verbose", action="store_true", help="show details of passing tests")
+    p.add_argument(
+        "--run-as",
+        metavar="USER",
+        help="run the student's code as this unprivileged user (when grading as root, "
+        "e.g. on Gradescope: --run-as nobody)",
+    )
     return p
 
 
@@ -137,8 +143,10 @@ def _grade_with(args: argparse.Namespace) -> int:
         return _fail(f"{args.file}: no such file{hint}")
     t0 = time.monotonic()
     try:
-        questions = run_suite(path, specs, jobs=args.jobs, timeout_scale=args.timeout_scale)
-    except CaseFormatError as exc:
+        questions = run_suite(
+            path, specs, jobs=args.jobs, timeout_scale=args.timeout_scale, run_as=args.run_as
+        )
+    except (CaseFormatError, ValueError) as exc:
         return _fail(str(exc))
     seconds = time.monotonic() - t0
     if args.format == "text":

@@ -226,6 +226,7 @@ def run_suite(
     jobs: int = 2,
     timeout_scale: float = 1.0,
     on_result: Callable[[TestResult], None] | None = None,
+    run_as: str | None = None,
 ) -> list[QuestionResult]:
     """Grade the student's file on ``specs`` with ``jobs`` workers in parallel.
 
@@ -235,6 +236,7 @@ def run_suite(
         jobs: How many worker processes run tests at once.
         timeout_scale: Multiplies every time limit.
         on_result: Called with each result as it comes (in completion order).
+        run_as: Run the workers as this unprivileged user (the grader must be root).
 
     Returns:
         One result per question that has a selected test, in suite order.
@@ -244,8 +246,7 @@ def run_suite(
     lock = threading.Lock()
     crashes: list[BaseException] = []
 
-    def work() -> None:
-        worker = Worker(path)
+    def work(worker: Worker) -> None:
         try:
             while True:
                 with lock:
@@ -266,7 +267,10 @@ def run_suite(
 
     # Daemon threads: an interrupted run exits at once, and its workers die with it.
     count = max(1, min(jobs, len(specs)))
-    threads = [threading.Thread(target=work, daemon=True) for _ in range(count)]
+    # Made here, so a bad --run-as fails before any test; each is started and used in its
+    # own thread (a worker dies with the thread that started it).
+    workers = [Worker(path, run_as=run_as) for _ in range(count)]
+    threads = [threading.Thread(target=work, args=(w,), daemon=True) for w in workers]
     for t in threads:
         t.start()
     for t in threads:

@@ -85,14 +85,32 @@ class Worker:
     On Linux the worker is killed when the thread that started it ends (so no endless
     loop outlives the grader): start, use and close a worker in the same thread.
 
+    The worker leads a process group of its own, and killing it kills the whole group:
+    a process the student's code started dies with the worker. With ``run_as``, a grader
+    running as root (Gradescope) runs the worker as that unprivileged user, so the
+    student's code cannot touch the grader's files, such as the results it writes.
+
     Args:
         path: The student's Python file.
         python: The interpreter to run the worker with.
+        run_as: A user name to run the worker as (needs root); ``None`` runs it as the
+            grader's own user.
+
+    Raises:
+        ValueError: If ``run_as`` names no user, the grader is not root, or that user
+            cannot run ``python`` with this project.
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, python: str = sys.executable) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        python: str = sys.executable,
+        run_as: str | None = None,
+    ) -> None:
         self.path = Path(path).resolve()
         self.python = python
+        self._identity = _identity(run_as, python)
         self.load_error: StudentError | None = None
         """Set when importing the student's file failed (every test then fails at once)."""
         self.starts = 0
@@ -119,11 +137,7 @@ class Worker:
             StudentError: If importing the file raised (also kept in `load_error`).
         """
         self.kill()
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(
-            p for p in (_PROJECT_ROOT, env.get("PYTHONPATH", "")) if p
-        )
-        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        env = _worker_env()
         self._out.truncate(0)
         self._proc = subprocess.Popen(
             [self.python, "-P", "-m", "autograder.worker"],
@@ -132,6 +146,8 @@ class Worker:
             stderr=self._out,
             cwd=self.path.parent,
             env=env,
+            process_group=0,
+            **self._identity,
         )
         assert self._proc.stdin is not None
         assert self._proc.stdout is not None
@@ -174,6 +190,9 @@ class Worker:
         self._tx = self._rx = None
         proc, self._proc = self._proc, None
         if proc is not None:
+            # The whole group, even when the worker has exited: its children may not have.
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
             if proc.poll() is None:
                 proc.kill()
             proc.wait()
@@ -314,3 +333,47 @@ def _json(data: bytes) -> dict[str, Any]:
     except ValueError:
         return {"type": "ProtocolError", "message": "the worker sent malformed JSON"}
     return value if isinstance(value, dict) else {"type": "ProtocolError", "message": "bad info"}
+
+
+def _worker_env() -> dict[str, str]:
+    """The worker's environment: this one, with the project importable."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (_PROJECT_ROOT, env.get("PYTHONPATH", "")) if p)
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    return env
+
+
+def _identity(run_as: str | None, python: str) -> dict[str, Any]:
+    """`subprocess.Popen` arguments that run the worker as user ``run_as``.
+
+    Checks once that the user can start the worker at all (run the interpreter and import
+    the project), so a misconfigured grader fails in one line, not in every test.
+    """
+    if run_as is None:
+        return {}
+    import pwd
+
+    try:
+        user = pwd.getpwnam(run_as)
+    except KeyError:
+        raise ValueError(f"--run-as: no user {run_as!r} on this machine") from None
+    if os.geteuid() != 0:
+        raise ValueError(f"--run-as {run_as}: only a grader running as root can switch users")
+    identity: dict[str, Any] = {"user": user.pw_uid, "group": user.pw_gid, "extra_groups": []}
+    try:
+        probe = subprocess.run(
+            [python, "-P", "-c", "import autograder.worker"],
+            env=_worker_env(),
+            cwd="/",
+            capture_output=True,
+            timeout=_STARTUP_SECONDS,
+            **identity,
+        )
+        problem = probe.stderr.decode(errors="replace").strip().splitlines()[-1:]
+        failed = probe.returncode != 0
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        problem, failed = [str(exc)], True
+    if failed:
+        why = problem[0] if problem else "it exited with an error"
+        raise ValueError(f"--run-as {run_as}: that user cannot run {python} with the grader: {why}")
+    return identity

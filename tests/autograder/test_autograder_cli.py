@@ -168,3 +168,12 @@ def test_generate_reproduces_the_checked_in_traces(
     for trace in (packaged / "game_traces").glob("*.trace.json"):
         assert (cases / "game_traces" / trace.name).read_text() == trace.read_text()
     assert "files written" in out
+
+
+def test_run_as_an_unknown_user_is_one_line_and_grades_nothing(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(capsys, str(SOLUTION), "-q", "q2", "--run-as", "no-such-user-here")
+    assert code == 1
+    assert err == "autograder: error: --run-as: no user 'no-such-user-here' on this machine\n"
+    assert "PASS" not in out

@@ -201,3 +201,119 @@ def test_a_state_from_an_earlier_test_is_refused() -> None:
     reply = now.serve(old, 0, "North")
     assert reply[0] == "e"
     assert "earlier test" in reply[2]
+
+
+def test_processes_the_student_starts_die_with_the_worker(tmp_path: Path) -> None:
+    import os
+
+    pid_file = tmp_path / "child.pid"
+    student = tmp_path / "multi_agents.py"
+    student.write_text(
+        "import subprocess\n"
+        "child = subprocess.Popen(['sleep', '60'])\n"
+        f"open({str(pid_file)!r}, 'w').write(str(child.pid))\n"
+        "class MinimaxAgent:\n"
+        "    def get_action(self, state):\n"
+        "        return 'Stop'\n"
+    )
+    w = Worker(student)
+    w.start()
+    pid = int(pid_file.read_text())
+    w.close()
+    for _ in range(100):  # the kill is asynchronous: give the kernel a moment
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            break
+        # a killed child of the (dead) worker is reaped by init; a zombie counts as gone
+        with open(f"/proc/{pid}/stat") as stat:
+            if stat.read().split(") ")[-1].startswith("Z"):
+                break
+        time.sleep(0.02)
+    else:
+        pytest.fail(f"the student's child process {pid} outlived the worker")
+
+
+def _nobody() -> tuple[str, str]:
+    """The user nobody and an interpreter it can run the worker with (else skip)."""
+    import os
+    import pwd
+    import sys
+
+    if os.geteuid() != 0:
+        pytest.skip("switching users needs root")
+    try:
+        pwd.getpwnam("nobody")
+    except KeyError:
+        pytest.skip("no user nobody")
+    # The venv's interpreter may live where nobody cannot reach (under /root); the worker
+    # needs only this project's pure-Python code, so a system Python 3.11+ serves too.
+    for python in (sys.executable, "/usr/bin/python3"):
+        try:
+            Worker(SOLUTION, python=python, run_as="nobody")
+        except ValueError:
+            continue
+        return "nobody", python
+    pytest.skip("no interpreter that user nobody can run the worker with")
+
+
+def test_run_as_keeps_the_student_away_from_the_graders_files(tmp_path: Path) -> None:
+    import os
+    import tempfile
+
+    user, python = _nobody()
+    secret = tmp_path / "results.json"  # pytest's tmp_path is root's alone (mode 0700)
+    secret.write_text("grader's")
+    shared = Path(tempfile.mkdtemp(prefix="student-"))
+    try:
+        shared.chmod(0o755)
+        student = shared / "multi_agents.py"
+        student.write_text(
+            "import os\n"
+            "try:\n"
+            f"    open({str(secret)!r}, 'w').write('forged')\n"
+            "    WHO = 'wrote'\n"
+            "except OSError:\n"
+            "    WHO = 'denied uid %d' % os.getuid()\n"
+            "class MinimaxAgent:\n"
+            "    def __init__(self, depth=2, evaluate=None):\n"
+            "        pass\n"
+            "    def get_action(self, state):\n"
+            "        return WHO\n"
+        )
+        student.chmod(0o644)
+        w = Worker(student, python=python, run_as=user)
+        try:
+            w.start()
+            state = GameState.initial("testClassic")
+            w.send(("layout", state.layout.name, state.layout.to_text()))
+            w.call(("agent", "student", "MinimaxAgent", 2, "score"), deadline=deadline())
+            server = PacmanServer()
+            gid, fields = server.begin(state)
+            answer = w.call(("decide", gid, fields), deadline=deadline(), serve=server.serve)
+        finally:
+            w.close()
+    finally:
+        for f in shared.iterdir():
+            f.unlink()
+        shared.rmdir()
+    assert isinstance(answer, str)
+    assert answer.startswith("denied uid ")
+    assert int(answer.split()[-1]) != os.getuid()
+    assert secret.read_text() == "grader's"
+
+
+def test_run_as_an_unknown_user_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="no user 'no-such-user-here'"):
+        Worker(SOLUTION, run_as="no-such-user-here")
+
+
+def test_run_as_a_user_who_cannot_run_the_interpreter_is_a_clear_error(tmp_path: Path) -> None:
+    import os
+
+    if os.geteuid() != 0:
+        pytest.skip("switching users needs root")
+    hidden = tmp_path / "python"  # pytest's tmp_path is root's alone (mode 0700)
+    hidden.symlink_to("/usr/bin/env")
+    with pytest.raises(ValueError, match=r"that user cannot run .*python with the grader"):
+        Worker(SOLUTION, python=str(hidden), run_as="nobody")
