@@ -247,7 +247,7 @@ def alpha_beta(
         if observe is not None:
             observe(child)
         v = evaluate(child) if (nxt == 0 and d == 0) else value(child, nxt, d, alpha, _INF)
-        if v > best_value:
+        if best_action is None or v > best_value:  # the first action even at -inf
             best_value, best_action = v, a
         if v > alpha:
             alpha = v
@@ -273,6 +273,6 @@ def _root(
         if observe is not None:
             observe(child)
         v = evaluate(child) if (nxt == 0 and d == 0) else value(child, nxt, d)
-        if v > best_value:
+        if best_action is None or v > best_value:  # the first action even at -inf
             best_value, best_action = v, a
     return SearchResult(best_value, best_action, count() + root_generated)

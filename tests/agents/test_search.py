@@ -276,3 +276,33 @@ def test_expectimax_ties_go_to_the_first_action() -> None:
     # Reordering the root's children moves the tie to the new first action.
     swapped = TreeGame.from_edges("A", [edges[1], edges[0], *edges[2:]], values, num_agents=2)
     assert run(expectimax, swapped, 1)[0] == "y"
+
+
+@pytest.mark.parametrize("search", [minimax, alpha_beta, expectimax])
+@pytest.mark.parametrize("num_agents", [1, 2])
+def test_root_returns_the_first_action_when_every_value_is_minus_infinity(
+    search: Search, num_agents: int
+) -> None:
+    # An evaluation that scores lost positions -inf can make every root value -inf; the
+    # root must still answer with an action: the first in legal order (SPEC §6).
+    edges = [("A", "l", "B"), ("A", "m", "C"), ("A", "r", "D")]
+    game = TreeGame.from_edges(
+        "A", edges, {"B": -math.inf, "C": -math.inf, "D": -math.inf}, num_agents=num_agents,
+        lose_states="BCD",
+    )  # fmt: skip
+    result = search(game.root, depth=1, evaluate=game.evaluate)
+    assert result.action == "l"
+    assert result.value == -math.inf
+
+
+@pytest.mark.parametrize("search", [minimax, alpha_beta, expectimax])
+def test_trapped_pacman_still_moves_under_a_minus_infinity_evaluation(search: Search) -> None:
+    from pacman import GameState
+
+    state = GameState.initial("trappedClassic")
+
+    def dread(s: Any) -> float:
+        return -math.inf if s.is_lose() else float(s.score)
+
+    result = search(state, depth=3, evaluate=dread)
+    assert result.action in state.legal_actions(0)
