@@ -38,6 +38,8 @@ OUTPUT_SHOWN_CHARS: Final = 2000
 """How much of the student's printed output is kept per test."""
 
 _MAX_MESSAGE: Final = 1 << 20
+_MAX_DIGITS: Final = 12
+_NO_ANSWER: Final = object()
 _STARTUP_SECONDS: Final = 60.0
 _PROJECT_ROOT: Final = str(Path(__file__).resolve().parents[1])
 
@@ -127,7 +129,8 @@ class Worker:
     @property
     def alive(self) -> bool:
         """Whether a worker process is running."""
-        return self._proc is not None and self._proc.poll() is None
+        proc = self._proc
+        return proc is not None and proc.returncode is None and _exit_status(proc.pid) is None
 
     def start(self) -> None:
         """Start a fresh worker (killing any old one) and import the student's file.
@@ -191,6 +194,8 @@ class Worker:
         proc, self._proc = self._proc, None
         if proc is not None:
             # The whole group, even when the worker has exited: its children may not have.
+            # Nothing reaps the worker before this line (`alive` and `_lost` look without
+            # reaping), so its pid, which is the group's id, cannot have been reused.
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(proc.pid, signal.SIGKILL)
             if proc.poll() is None:
@@ -268,9 +273,8 @@ class Worker:
         """
         if not expect_ready:
             self.send(message)
-        rx, tx, poller = self._rx, self._tx, self._poller
+        rx, poller = self._rx, self._poller
         assert rx is not None
-        assert tx is not None
         while True:
             remaining = deadline - time.monotonic()
             try:
@@ -280,39 +284,60 @@ class Worker:
                 data = rx.recv_bytes(_MAX_MESSAGE)
             except (EOFError, OSError):
                 raise self._lost() from None
-            kind = data[:1]
-            if kind == b"S" and serve is not None:
-                try:
-                    reply = serve(*decode_request(data))
-                except ValueError as exc:
-                    reply = ("e", "ValueError", str(exc))
-                try:
-                    tx.send_bytes(pickle.dumps(reply, 5))
-                except OSError:
-                    raise self._lost() from None
-            elif kind == b"U" and notice is not None:
-                for number in data[1:].split(b","):
-                    if number.isdigit():  # anything else is not a number we sent
-                        notice(int(number))
-            elif kind == b"U":
-                pass  # notices outside a counted decision count nothing
-            elif kind == b"A":
-                text = data[1:].decode(errors="replace")
-                return BadAnswer(text[1:]) if text.startswith("\x00") else text
-            elif kind == b"X":
-                raise StudentError(_json(data[1:]))
-            elif kind == b"R":
-                return _json(data[1:])
-            else:
+            try:
+                answer = self._handle(data, serve, notice)
+            except (StudentError, WorkerLost):
+                raise
+            except Exception as exc:  # whatever its bytes break here fails the worker only
                 self.kill()
-                raise WorkerLost("crash", f"the worker sent a malformed message {data[:40]!r}")
+                raise WorkerLost(
+                    "crash", f"the worker broke the protocol ({type(exc).__name__})"
+                ) from None
+            if answer is not _NO_ANSWER:
+                return answer
+
+    def _handle(
+        self, data: bytes, serve: Serve | None, notice: Callable[[int], None] | None
+    ) -> Any:
+        """Act on one message from the worker: the answer, or `_NO_ANSWER` to keep waiting."""
+        tx = self._tx
+        assert tx is not None
+        kind = data[:1]
+        if kind == b"S" and serve is not None:
+            try:
+                reply = serve(*decode_request(data))
+            except ValueError as exc:
+                reply = ("e", "ValueError", str(exc))
+            try:
+                tx.send_bytes(pickle.dumps(reply, 5))
+            except OSError:
+                raise self._lost() from None
+        elif kind == b"U" and notice is not None:
+            for number in data[1:].split(b","):
+                # Anything else is not a number we sent (and a huge one would be slow).
+                if number.isdigit() and len(number) <= _MAX_DIGITS:
+                    notice(int(number))
+        elif kind == b"U":
+            pass  # notices outside a counted decision count nothing
+        elif kind == b"A":
+            text = data[1:].decode(errors="replace")
+            return BadAnswer(text[1:]) if text.startswith("\x00") else text
+        elif kind == b"X":
+            raise StudentError(_json(data[1:]))
+        elif kind == b"R":
+            return _json(data[1:])
+        else:
+            self.kill()
+            raise WorkerLost("crash", f"the worker sent a malformed message {data[:40]!r}")
+        return _NO_ANSWER
 
     def _lost(self) -> WorkerLost:
         proc = self._proc
         code = None
-        if proc is not None:
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                code = proc.wait(timeout=2)
+        if proc is not None:  # wait for its status without reaping it (see `kill`)
+            end = time.monotonic() + 2.0
+            while (code := _exit_status(proc.pid)) is None and time.monotonic() < end:
+                time.sleep(0.01)
         self.kill()
         if code is None:
             return WorkerLost("crash", "the worker process stopped answering")
@@ -327,10 +352,24 @@ class Worker:
         )
 
 
+def _exit_status(pid: int) -> int | None:
+    """How child ``pid`` ended (a negative signal number if killed), without reaping it.
+
+    Returns ``None`` while it runs (or if it was already reaped).
+    """
+    try:
+        info = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+    except ChildProcessError:
+        return None
+    if info is None:
+        return None
+    return info.si_status if info.si_code == os.CLD_EXITED else -info.si_status
+
+
 def _json(data: bytes) -> dict[str, Any]:
     try:
         value = json.loads(data.decode(errors="replace"))
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: deeply nested brackets
         return {"type": "ProtocolError", "message": "the worker sent malformed JSON"}
     return value if isinstance(value, dict) else {"type": "ProtocolError", "message": "bad info"}
 

@@ -317,3 +317,68 @@ def test_run_as_a_user_who_cannot_run_the_interpreter_is_a_clear_error(tmp_path:
     hidden.symlink_to("/usr/bin/env")
     with pytest.raises(ValueError, match=r"that user cannot run .*python with the grader"):
         Worker(SOLUTION, python=str(hidden), run_as="nobody")
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        b"U" + b"9" * 5000,  # a number past int()'s digit limit
+        b"X" + b"[" * 200_000,  # JSON nested past the recursion limit
+        b"S99999 0 West",  # a successor of a state the grader never sent
+        b"Snot a request",
+        b"Q",  # no such message
+    ],
+    ids=["huge-number", "deep-json", "unknown-state", "bad-request", "unknown-kind"],
+)
+def test_a_worker_breaking_the_protocol_fails_only_itself(tmp_path: Path, payload: bytes) -> None:
+    student = tmp_path / "multi_agents.py"
+    student.write_text(
+        "class MinimaxAgent:\n"
+        "    def __init__(self, depth=2, evaluate=None):\n"
+        "        pass\n"
+        "    def get_action(self, state):\n"
+        f"        state._channel.send_bytes({payload!r})\n"
+        # A successor request gets an answer (or the worker is killed); notices get none.
+        f"        if {payload[:1] == b'S'}:\n"
+        "            state._channel.recv_bytes()\n"
+        "        return 'Stop'\n"
+    )
+    w = Worker(student)
+    try:
+        w.start()
+        state = GameState.initial("testClassic")
+        w.send(("layout", state.layout.name, state.layout.to_text()))
+        w.call(("agent", "student", "MinimaxAgent", 2, "score"), deadline=deadline())
+        server = PacmanServer()
+        gid, fields = server.begin(state)
+        try:
+            answer = w.call(
+                ("decide", gid, fields),
+                deadline=deadline(),
+                serve=server.serve,
+                notice=server.notice,
+            )
+        except (WorkerLost, StudentError):
+            return  # the worker is failed; the grader carries on
+        assert answer in ("Stop", "West", "East", "North", "South") or isinstance(answer, BadAnswer)
+    finally:
+        w.close()
+
+
+@pytest.mark.parametrize(("argv", "status"), [(["true"], 0), (["sh", "-c", "kill -9 $$"], -9)])
+def test_exit_status_is_read_without_reaping_the_worker(argv: list[str], status: int) -> None:
+    import subprocess
+
+    from autograder.worker_client import _exit_status
+
+    proc = subprocess.Popen(argv)
+    for _ in range(500):
+        code = _exit_status(proc.pid)
+        if code is not None:
+            break
+        time.sleep(0.01)
+    assert code == status
+    # Not reaped: the pid (the worker's process-group id) stays reserved until kill().
+    assert Path(f"/proc/{proc.pid}").exists()
+    assert proc.returncode is None
+    assert proc.wait() == status
