@@ -7,6 +7,7 @@ arguments come as ``depth=3,evalFn=better``.
 from __future__ import annotations
 
 import difflib
+import hashlib
 import importlib.util
 import inspect
 import random
@@ -85,7 +86,9 @@ def _load_from_file(spec: str) -> type:
     path = Path(path_text)
     if not path.is_file():
         raise AgentError(f"{path_text}: no such file (from agent spec {spec!r})")
-    module_name = f"_pacman_user_{abs(hash(str(path.resolve())))}"
+    # Named after the file's path by a stable digest (str hashes change per process).
+    digest = hashlib.blake2b(str(path.resolve()).encode(), digest_size=8).hexdigest()
+    module_name = f"_pacman_user_{digest}"
     # Let the file import its neighbours (e.g. a student's helper module).
     folder = str(path.resolve().parent)
     if folder not in sys.path:

@@ -10,13 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from pacman.core.errors import PacmanError
+
 __all__ = ["CaseFormatError", "QuestionResult", "Status", "TestResult"]
 
 Status = Literal["passed", "failed", "error", "timeout"]
 """How a test ended: graded pass or fail, the student's code crashed, or it ran too long."""
 
 
-class CaseFormatError(ValueError):
+class CaseFormatError(PacmanError, ValueError):
     """A test-case file is malformed; the message reads ``"path:line: problem"``."""
 
 
