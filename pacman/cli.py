@@ -13,7 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from pacman.core.errors import AgentError, LayoutError, PacmanError
-from pacman.core.game import AgentCrashError, GameRecord, replay, run_game
+from pacman.core.game import (
+    AgentCrashError,
+    AgentTimeoutError,
+    GameRecord,
+    replay,
+    run_game,
+)
 from pacman.core.layout import Layout, layout_names, load_layout
 from pacman.core.state import GameState
 from pacman.core.types import Direction
@@ -390,6 +396,9 @@ def _play(args: argparse.Namespace) -> int:
                     seed=gseed,
                     should_stop=display.should_stop,
                 )
+            except AgentTimeoutError as exc:
+                # A slow agent loses that game (the classic rule); the series goes on.
+                record = exc.record  # type: ignore[attr-defined]
             except AgentCrashError as exc:
                 cause = exc.__cause__ or exc
                 if args.traceback:

@@ -220,3 +220,25 @@ def test_output_cut_short_by_a_closed_pipe_is_not_an_error() -> None:
     assert proc.stdout.count("\n") == 1
     assert "Traceback" not in proc.stderr
     assert "BrokenPipeError" not in proc.stderr
+
+
+def test_a_timed_out_game_is_lost_and_the_series_goes_on(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    slow = tmp_path / "slow.py"
+    slow.write_text(
+        "import time\n"
+        "class Slow:\n"
+        "    def get_action(self, state):\n"
+        "        time.sleep(0.2)\n"
+        "        return state.legal_actions(0)[0]\n"
+    )
+    code, out, _ = run_cli(
+        capsys, "-l", "testClassic", "-p", f"{slow}:Slow", "--timeout", "0.05", "-n", "2", "-q",
+        "--seed", "1", "--json",
+    )  # fmt: skip
+    assert code == 0
+    summary = json.loads(out)
+    assert summary["num_games"] == 2
+    assert summary["outcomes"] == ["timeout", "timeout"]
+    assert summary["wins"] == 0

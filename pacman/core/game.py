@@ -176,10 +176,19 @@ class GameRecord:
 def replay(record: GameRecord) -> Iterator[GameState]:
     """Yield the start state and the state after every action of ``record``.
 
+    The record's scores and outcome are checked against the replayed game, so a record
+    that was cut short or edited is rejected rather than shown with a made-up result.
+
     Raises:
-        ValueError: If an action in the record is illegal (the record is corrupt or was
-            made by a different engine version); the message names the move.
+        ValueError: If an action in the record is illegal, a recorded score differs from
+            the replayed one, or the outcome does not fit the final state (the record is
+            corrupt or was made by a different engine version); the message names the
+            move.
     """
+    if len(record.scores) != len(record.actions):
+        raise ValueError(
+            f"record has {len(record.actions)} actions but {len(record.scores)} scores"
+        )
     state = GameState.initial(record.layout(), record.num_ghosts)
     yield state
     n = state.num_agents
@@ -190,7 +199,21 @@ def replay(record: GameRecord) -> Iterator[GameState]:
             raise ValueError(
                 f"record move {i + 1} ({action!r}) cannot be replayed: {exc}"
             ) from None
+        if state.score != record.scores[i]:
+            raise ValueError(
+                f"record move {i + 1} ({action!r}) gives score {state.score}, "
+                f"but the record says {record.scores[i]}"
+            )
         yield state
+    ended = "win" if state.is_win() else "lose" if state.is_lose() else None
+    if (record.outcome in ("win", "lose")) != (ended is not None) or (
+        ended is not None and record.outcome != ended
+    ):
+        actual = f"a {ended}" if ended else "a game still in play"
+        raise ValueError(
+            f"record says the game ended with {record.outcome!r}, "
+            f"but its {len(record.actions)} moves give {actual}"
+        )
 
 
 StepCallback = Callable[[GameState, int, Direction, GameState], None]
@@ -244,7 +267,8 @@ def run_game(
         AgentTimeoutError: If an agent is too slow and ``catch_errors`` is false.
         IllegalActionError: If an agent plays an illegal move and ``catch_errors`` is false.
         AgentCrashError: If an agent raises and ``catch_errors`` is false; the agent's
-            exception is its ``__cause__``.
+            exception is its ``__cause__``. Each of these three carries the record of the
+            game up to the failure as its ``record`` attribute.
     """
     n = state.num_agents
     if len(agents) != n:
@@ -324,22 +348,22 @@ def run_game(
                 )
         except AgentTimeoutError as exc:
             who = f"agent {agent_index} ({names[agent_index]})"
-            if not catch_errors:
-                raise AgentTimeoutError(f"{who} {exc}") from None
             outcome, failed, error = "timeout", agent_index, f"{who} timed out: {exc}"
+            if not catch_errors:
+                raise _with_record(AgentTimeoutError(f"{who} {exc}"), finish()) from None
             return finish()
         except IllegalActionError as exc:
             who = f"agent {agent_index} ({names[agent_index]})"
-            if not catch_errors:
-                raise IllegalActionError(f"{who} {exc}") from None
             outcome, failed, error = "illegal", agent_index, f"{who} {exc}"
+            if not catch_errors:
+                raise _with_record(IllegalActionError(error), finish()) from None
             return finish()
         except Exception as exc:
             who = f"agent {agent_index} ({names[agent_index]})"
+            outcome, failed = "crash", agent_index
             error = f"{who} crashed: {type(exc).__name__}: {exc}"
             if not catch_errors:
-                raise AgentCrashError(error) from exc
-            outcome, failed = "crash", agent_index
+                raise _with_record(AgentCrashError(error), finish()) from exc
             return finish()
         seconds.append(elapsed)
         before = state
@@ -351,6 +375,12 @@ def run_game(
         agent_index = agent_index + 1 if agent_index + 1 < n else 0
     outcome = "win" if state.is_win() else "lose"
     return finish()
+
+
+def _with_record(error: PacmanError, record: GameRecord) -> PacmanError:
+    """``error`` carrying the record of the game up to the failure, as ``error.record``."""
+    error.record = record  # type: ignore[attr-defined]
+    return error
 
 
 def _timed_call(fn: Callable[[GameState], Any], state: GameState, timeout: float | None) -> Any:

@@ -5,6 +5,7 @@ import random
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -120,9 +121,38 @@ def test_corrupt_record_names_the_move() -> None:
     record = play(2)
     data = record.to_dict()
     data["actions"] = ["Stop", "Up"]
+    data["scores"] = [-1, -1]
     broken = GameRecord.from_dict(data)
     with pytest.raises(ValueError, match=r"record move 2 \('Up'\)"):
         list(replay(broken))
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda d: d.update(scores=d["scores"][:-1]), r"actions but \d+ scores"),
+        (
+            lambda d: d.update(actions=d["actions"][:10], scores=d["scores"][:10]),
+            r"ended with 'lose', but its 10 moves give a game still in play",
+        ),
+        (
+            lambda d: d["scores"].__setitem__(4, 99999),
+            r"record move 5 .* but the record says 99999",
+        ),
+        (lambda d: d.update(outcome="win"), r"ended with 'win', but .* give a lose"),
+        (lambda d: d.update(outcome="max_turns"), r"ended with 'max_turns', but .* give a lose"),
+    ],
+    ids=["lengths", "cut-short", "edited-score", "edited-outcome", "terminal-not-cut"],
+)
+def test_replay_rejects_a_record_whose_result_does_not_follow(
+    edit: Callable[[dict[str, Any]], None], message: str
+) -> None:
+    record = play(2)
+    assert record.outcome == "lose"
+    data = record.to_dict()
+    edit(data)
+    with pytest.raises(ValueError, match=message):
+        list(replay(GameRecord.from_dict(data)))
 
 
 def test_max_turns_counts_pacman_moves() -> None:
