@@ -215,7 +215,9 @@ def test_run_autograder_hides_the_cases_from_nobody(tmp_path: Path) -> None:
     # A runuser stand-in that runs the command as is: here nobody cannot reach our Python.
     fake = tmp_path / "fakebin"
     fake.mkdir()
-    (fake / "runuser").write_text('#!/bin/sh\nwhile [ "$1" != "--" ]; do shift; done\nshift\nexec "$@"\n')
+    (fake / "runuser").write_text(
+        '#!/bin/sh\nwhile [ "$1" != "--" ]; do shift; done\nshift\nexec "$@"\n'
+    )
     (fake / "runuser").chmod(0o755)
     (root / "submission").mkdir()
     (root / "submission" / "multi_agents.py").write_text(SOLUTION.read_text())
