@@ -201,7 +201,9 @@ def _generate(argv: Sequence[str]) -> int:
     cases = Path(args.cases) if args.cases else None
     try:
         written = list(generate_tree_solutions(cases))
-        for case in load_game_traces(None if cases is None else cases / "game_traces"):
+        for case in load_game_traces(
+            None if cases is None else cases / "game_traces", traces=False
+        ):
             written.append(generate_trace(case))
     except (CaseFormatError, OSError) as exc:
         return _fail(str(exc))

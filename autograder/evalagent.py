@@ -10,6 +10,7 @@ games: ``pacman -l openClassic -p multi_agents.py:ReflexAgent -k 1 -n 10 --seed 
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ from autograder.results import CaseFormatError, TestResult
 from autograder.worker_client import BadAnswer, StudentError, Worker, WorkerLost
 from pacman.core.errors import IllegalActionError
 from pacman.core.game import AgentCrashError, derive_seed, run_game
-from pacman.core.layout import load_layout
+from pacman.core.layout import Layout, load_layout
 from pacman.core.state import GameState
 from pacman.runner import game_seed
 
@@ -100,6 +101,8 @@ class EvalAgentCase:
     """One point for each number of wins reached."""
     non_timeout_thresholds: tuple[int, ...] = ()
     """One point for each number of games without a timeout reached."""
+    board: Layout | None = None
+    """The layout, read with the case (`load_eval_agent_cases`), so grading reads no file."""
 
     @property
     def test_name(self) -> str:
@@ -135,7 +138,8 @@ def load_eval_agent_cases(folder: Path | None = None) -> list[EvalAgentCase]:
         CaseFormatError: If a case file is malformed.
     """
     base = Path(__file__).with_name("cases") / "eval_agents" if folder is None else folder
-    return [read_eval_agent_case(p) for p in sorted(base.glob("*.toml"))]
+    cases = [read_eval_agent_case(p) for p in sorted(base.glob("*.toml"))]
+    return [dataclasses.replace(c, board=load_layout(c.layout)) for c in cases]
 
 
 class _Remote:
@@ -177,7 +181,7 @@ def run_eval_agent(
     t0 = time.monotonic()
     test_deadline = t0 + case.test_seconds * timeout_scale
     move_limit = case.move_seconds * timeout_scale
-    layout = load_layout(case.layout)
+    layout = case.board if case.board is not None else load_layout(case.layout)
     games: list[_Game] = []
 
     def result(status: Any, messages: list[str], points: float = 0.0) -> TestResult:

@@ -12,6 +12,7 @@ with the board, both answers and the likely bug.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import time
@@ -27,7 +28,7 @@ from autograder.proxy_server import PacmanServer
 from autograder.results import CaseFormatError, TestResult
 from autograder.worker_client import BadAnswer, StudentError, Worker, WorkerLost
 from pacman.core.game import derive_seed, run_game
-from pacman.core.layout import load_layout
+from pacman.core.layout import Layout, load_layout
 from pacman.core.state import GameState
 
 __all__ = [
@@ -68,6 +69,18 @@ _KEYS: Final = {
 
 
 @dataclass(frozen=True, slots=True)
+class Trace:
+    """The reference game: every move, and what each Pacman move must look like."""
+
+    actions: tuple[str, ...]
+    """Every move of the game in turn order (Pacman, ghost 1, ...)."""
+    best: tuple[frozenset[str], ...]
+    """For each Pacman move, the reference's tied-best actions."""
+    generated: tuple[int, ...]
+    """For each Pacman move, how many distinct states the reference generates."""
+
+
+@dataclass(frozen=True, slots=True)
 class GameTraceCase:
     """One game-trace test, as read from its TOML file."""
 
@@ -97,6 +110,11 @@ class GameTraceCase:
     """One line shown with the test."""
     path: Path
     """The case file."""
+    board: Layout | None = None
+    """The layout, read with the case (`load_game_traces`)."""
+    trace: Trace | None = None
+    """The generated trace, read with the case (`load_game_traces`); ``None`` before
+    ``autograder generate`` wrote it."""
 
     @property
     def test_name(self) -> str:
@@ -121,18 +139,6 @@ class GameTraceCase:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class Trace:
-    """The reference game: every move, and what each Pacman move must look like."""
-
-    actions: tuple[str, ...]
-    """Every move of the game in turn order (Pacman, ghost 1, ...)."""
-    best: tuple[frozenset[str], ...]
-    """For each Pacman move, the reference's tied-best actions."""
-    generated: tuple[int, ...]
-    """For each Pacman move, how many distinct states the reference generates."""
-
-
 def read_game_trace_case(path: Path) -> GameTraceCase:
     """Read one case file.
 
@@ -145,14 +151,25 @@ def read_game_trace_case(path: Path) -> GameTraceCase:
     return GameTraceCase(name=path.stem, path=path, **values)
 
 
-def load_game_traces(folder: Path | None = None) -> list[GameTraceCase]:
+def load_game_traces(folder: Path | None = None, *, traces: bool = True) -> list[GameTraceCase]:
     """Every game-trace case in ``folder`` (default: the packaged ones), sorted by name.
 
+    Args:
+        folder: The folder of case files.
+        traces: Also read each case's generated trace into memory (`GameTraceCase.trace`).
+            Grading never reads a file after this, so a submission that rewrites the
+            files cannot change what it is graded against. ``autograder generate``
+            passes ``False``: it writes the traces.
+
     Raises:
-        CaseFormatError: If a case file is malformed.
+        CaseFormatError: If a case file or (with ``traces``) its trace is malformed.
     """
     base = Path(__file__).with_name("cases") / "game_traces" if folder is None else folder
-    return [read_game_trace_case(p) for p in sorted(base.glob("*.toml"))]
+    cases = [read_game_trace_case(p) for p in sorted(base.glob("*.toml"))]
+    cases = [dataclasses.replace(c, board=load_layout(c.layout)) for c in cases]
+    if traces:
+        cases = [dataclasses.replace(c, trace=read_trace(c)) for c in cases]
+    return cases
 
 
 def read_trace(case: GameTraceCase) -> Trace:
@@ -228,7 +245,8 @@ def tied_best(state: GameState, algorithm: str, depth: int, evaluate: Any) -> fr
 
 
 def _start(case: GameTraceCase) -> GameState:
-    return GameState.initial(load_layout(case.layout), case.num_ghosts)
+    board = case.board if case.board is not None else load_layout(case.layout)
+    return GameState.initial(board, case.num_ghosts)
 
 
 def generate_trace(case: GameTraceCase) -> Path:
@@ -282,11 +300,19 @@ def run_game_trace(
 ) -> TestResult:
     """Grade the student's agent on one game trace, in ``worker``.
 
+    The case's trace and layout were read into memory when it was loaded; no file is
+    read here, so a submission that rewrites files cannot change the expected answers.
+
     Returns:
         Passed, failed (first diverging move, board, answers, likely bug), error (the
         student's code raised or the worker died) or timeout.
+
+    Raises:
+        CaseFormatError: If the case was built without its trace or layout.
     """
-    trace = read_trace(case)
+    trace = case.trace
+    if trace is None or case.board is None:
+        raise CaseFormatError(f"{case.path}:1: load the case with its trace (load_game_traces)")
     t0 = time.monotonic()
     test_deadline = t0 + case.test_seconds * timeout_scale
     move_limit = case.move_seconds * timeout_scale

@@ -6,6 +6,14 @@ builds the image, and ``run_autograder`` for every submission; the submission is
 ``/autograder/results/results.json``. ``run_autograder`` always writes that file, even
 when grading cannot run, so the student sees why instead of a blank failure. (The
 ``AUTOGRADER_ROOT`` environment variable moves ``/autograder`` elsewhere, for testing.)
+
+Where it can, ``run_autograder`` runs the student's code as ``nobody`` (``--run-as``) and
+then also takes every permission for others off the installed package's ``cases``
+folder, so the student's code can neither rewrite nor read the expected answers; the
+grader, as root, has read them all before. Where it cannot (not root, no ``nobody``, or
+``nobody`` cannot run the grader's Python), the student's code runs as root and could
+read the case files; it still cannot change what it is graded against, which the grader
+holds in memory.
 """
 
 from __future__ import annotations
@@ -64,6 +72,15 @@ if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 && command -v runuser >/dev/n
     if runuser -u nobody -- "$ROOT/venv/bin/python" -c \\
         'import sys, autograder; open(sys.argv[1]).close()' "$FILE" >/dev/null 2>&1; then
         RUN_AS=(--run-as nobody)
+    fi
+fi
+if [ ${#RUN_AS[@]} -gt 0 ]; then
+    # nobody must not read the expected answers either: the grader (root) reads every
+    # case into memory before any student code starts, and never reads them again.
+    CASES=$("$ROOT/venv/bin/python" -c \\
+        'import autograder, os; print(os.path.join(os.path.dirname(autograder.__file__), "cases"))')
+    if [ -n "$CASES" ] && [ -d "$CASES" ]; then
+        chmod -R go-rwx "$CASES"
     fi
 fi
 "$ROOT/venv/bin/autograder" "$FILE" --format gradescope --output "$RESULTS" "${RUN_AS[@]}"

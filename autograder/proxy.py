@@ -16,6 +16,16 @@ student's code later asks for a sibling, the proxy hands it over at once and tel
 grader, which counts it then: such notices travel together as one ``U<n>,<n>,...``
 message just before the worker's next request or answer, so they cost no extra wait.
 Either way a state is counted exactly when the student's code receives it.
+
+Every decision (and every ``register_initial_state`` call) has a number
+(`begin_decision`). A child a proxy kept from an earlier decision is not handed over
+from the cache: the proxy asks the grader again, because SPEC section 6 counts every
+state returned during the decision, and the grader accepts notices only for states it
+sent ahead during the current one.
+
+What this does not prevent: the worker holds the real engine, so a student's code can
+always compute successors locally (``GameState.successor`` on a state it builds). That
+only lowers its own count, which the grader then finds wrong.
 """
 
 from __future__ import annotations
@@ -35,6 +45,7 @@ __all__ = [
     "Channel",
     "PacmanProxy",
     "TreeProxy",
+    "begin_decision",
     "decode_request",
     "encode_request",
     "flush_notices",
@@ -112,6 +123,14 @@ def state_fields(state: GameState) -> Fields:
 _pending: list[int] = []
 """Numbers of siblings handed to the student's code that the grader has not been told of."""
 
+_decision = [0]
+"""The number of the current decision (one list cell, so the proxies read it cheaply)."""
+
+
+def begin_decision() -> None:
+    """Start a new decision: children cached in earlier ones are asked for again."""
+    _decision[0] += 1
+
 
 def flush_notices(channel: Channel) -> None:
     """Tell the grader which siblings sent ahead were handed over since the last message."""
@@ -168,12 +187,13 @@ def local_state(layout: Layout, fields: Fields) -> GameState:
 class PacmanProxy(GameState):
     """A game state whose successors come from the grader (see the module docstring)."""
 
-    __slots__ = ("_channel", "_counted", "_gid", "_kids")
+    __slots__ = ("_channel", "_counted", "_decision", "_gid", "_kids")
 
     _gid: int
     _channel: Channel
     _kids: dict[tuple[Any, str], PacmanProxy] | None
     _counted: bool
+    _decision: int
 
     def successor(self, agent: int, action: Direction | str) -> PacmanProxy:
         """The state after ``agent`` plays ``action``, computed and counted by the grader.
@@ -191,15 +211,17 @@ class PacmanProxy(GameState):
             child = kids.get(key)
         except TypeError:  # an unhashable "agent": let the grader reject it
             key, child = None, None
-        if child is not None:
+        if child is not None and child._decision == _decision[0]:
             if not child._counted:  # sent ahead by the grader: now it is generated
                 child._counted = True
                 _pending.append(child._gid)
             return child
+        # Not cached, or cached in an earlier decision: the grader must count it again.
         chosen, siblings = _ask(self._channel, self._gid, agent, action)
-        channel, nav = self._channel, self._nav
+        channel, nav, decision = self._channel, self._nav, _decision[0]
         for name, gid, fields in siblings:
             sibling = pacman_proxy(channel, nav, gid, fields)
+            sibling._decision = decision
             kids[(agent, name)] = sibling
         child = kids[(agent, siblings[chosen][0])]
         child._counted = True
@@ -216,6 +238,7 @@ def pacman_proxy(channel: Channel, nav: Navigation, gid: int, fields: Fields) ->
     s._channel = channel
     s._kids = None
     s._counted = False
+    s._decision = _decision[0]
     return s
 
 
@@ -223,13 +246,15 @@ class TreeProxy:
     """A state of an explicit game tree whose successors come from the grader.
 
     It offers the search protocol (`num_agents`, `legal_actions`, `successor`,
-    `is_terminal`) plus `is_win`, `is_lose` and the state's `name`; it compares and
-    hashes by name. The tree's value of a state is what the tree tests' evaluation
-    function returns.
+    `is_terminal`) plus `is_win`, `is_lose`, `score` and the state's `name`; it compares
+    and hashes by name. The tree's value of a state is what the tree tests' evaluation
+    function returns, and it is also the state's `score` (as in the classic Berkeley
+    tree tests, whose ``scoreEvaluationFunction`` reads the tree's evaluation).
     """
 
     __slots__ = (
         "_channel",
+        "_decision",
         "_gid",
         "_kids",
         "_legal",
@@ -248,6 +273,7 @@ class TreeProxy:
         self._legal: tuple[str, ...]
         self._name, self._legal, self._win, self._lose, self._value = info
         self._kids: dict[tuple[Any, str], TreeProxy] = {}
+        self._decision = _decision[0]
 
     @property
     def name(self) -> str:
@@ -283,12 +309,21 @@ class TreeProxy:
         """
         key = (agent, str(action))
         child = self._kids.get(key)
-        if child is not None:
+        if child is not None and child._decision == _decision[0]:
             return child
         gid, info = _ask(self._channel, self._gid, agent, action)
         child = TreeProxy(self._channel, self._num_agents, gid, info)
         self._kids[key] = child
         return child
+
+    @property
+    def score(self) -> float:
+        """The state's score: the tree's value of it (see `value`).
+
+        Raises:
+            KeyError: If the tree gives this state no value.
+        """
+        return self.value()
 
     def value(self) -> float:
         """The tree's value of this state (what the evaluation function returns).

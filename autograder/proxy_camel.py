@@ -108,10 +108,12 @@ class ClassicState:
 
     def generateSuccessor(self, agentIndex: int, action: str) -> ClassicState:
         """The state after ``agentIndex`` plays ``action`` (wrapped too)."""
+        # Always ask the wrapped state: its proxy counts a repeat in a later decision.
+        inner = self.state.successor(agentIndex, action)
         key = (agentIndex, action)
         child = self._kids.get(key)
-        if child is None:
-            child = ClassicState(self.state.successor(agentIndex, action))
+        if child is None or child.state is not inner:
+            child = ClassicState(inner)
             self._kids[key] = child
         return child
 

@@ -4,6 +4,12 @@ A server holds every state it handed out during one test, by a number unique in 
 grader's process (the root of each decision included), and the set of distinct states
 generated during the current decision. The worker's proxies refer to states by number
 only, so the grader always computes successors from its own states.
+
+A Pacman server sends siblings ahead and counts one when the worker reports handing it
+over; it accepts such a notice only for a state it sent ahead during the current
+decision, so a worker cannot have states of other decisions (or states it was never
+sent) counted. A worker can always report fewer states than its student used, by
+computing successors locally with the engine; that only makes its own count wrong.
 """
 
 from __future__ import annotations
@@ -35,11 +41,14 @@ class PacmanServer:
         """Distinct states of the current decision: its root and every child handed out."""
         self.requests = 0
         """Successor requests served in the current decision."""
+        self.sent_ahead: set[int] = set()
+        """Numbers of the siblings sent ahead during the current decision (not yet noticed)."""
 
     def begin(self, root: GameState) -> tuple[int, tuple[Any, ...]]:
         """Start a decision at ``root``; returns its number and fields for the worker."""
         self.generated = {root}
         self.requests = 0
+        self.sent_ahead = set()
         number = next(_NUMBERS)
         self.states[number] = root
         return number, state_fields(root)
@@ -68,14 +77,20 @@ class PacmanServer:
                 sibling = state.successor(agent, a)
             number = next(_NUMBERS)
             self.states[number] = sibling
+            if sibling is not child:
+                self.sent_ahead.add(number)
             siblings.append((a.value, number, state_fields(sibling)))
         return ("c", chosen, siblings)
 
     def notice(self, number: int) -> None:
-        """The worker handed the student a sibling sent ahead: count it now."""
-        state = self.states.get(number)
-        if state is not None:
-            self.generated.add(state)
+        """The worker handed the student a sibling sent ahead: count it now.
+
+        Only a state sent ahead during the current decision counts (once); any other
+        number is ignored.
+        """
+        if number in self.sent_ahead:
+            self.sent_ahead.discard(number)
+            self.generated.add(self.states[number])
 
 
 class TreeServer:
@@ -110,12 +125,8 @@ class TreeServer:
         state = self.states.get(parent)
         if state is None:
             return ("e", "ValueError", _STALE)
-        if state.is_terminal():
-            return (
-                "e",
-                "ValueError",
-                f"state {state.name!r} is a won or lost state: it has no successors",
-            )
+        # A won or lost state gets the edges the tree gives it, as in `autograder.tree`:
+        # a search that forgets to stop there expands them, and the diagnosis says so.
         try:
             child = state.successor(agent, action)
         except ValueError as exc:

@@ -90,6 +90,10 @@ class TestSpec:
 def build_suite(cases: Path | None = None) -> list[TestSpec]:
     """Every test of the suite, in question order.
 
+    Every case, trace and layout is read into memory here; running the tests reads no
+    case file, so a submission that rewrites them cannot change the expected answers.
+    Build the suite before starting any worker.
+
     Args:
         cases: A cases folder laid out like ``autograder/cases`` (default: the packaged one).
 

@@ -12,6 +12,16 @@ could write anything to the pipe:
 - ``R<json>`` ready / loaded / agent made; ``A<action>`` an answer;
 - ``X<json>`` the student's code raised (type, message, where, traceback);
 - ``S<parent> <agent> <action>`` a successor request during a decision.
+
+Before the student's file is imported, the worker limits its own address space
+(`MEMORY_LIMIT_BYTES`) and output, imports everything it needs itself, and then makes
+our reference agents (``agents``) and the grader's data modules (``autograder.*`` other
+than the student base class and the proxies) unimportable. After the import it refuses a
+graded class whose action method, or a graded evaluation function, was not written in
+the student's file. These checks stop the casual reuse of our reference code; they run
+in the student's own process, so a determined submission can undo them. What it cannot
+undo is on the grader's side: the counts, the expected answers (held in the grader's
+memory) and the verdicts.
 """
 
 from __future__ import annotations
@@ -29,10 +39,48 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Final
 
-__all__ = ["OUTPUT_LIMIT_BYTES", "main"]
+__all__ = ["MEMORY_LIMIT_BYTES", "OUTPUT_LIMIT_BYTES", "SubmissionError", "main"]
 
 OUTPUT_LIMIT_BYTES: Final = 8 * 1024 * 1024
 """Largest capture file the student's printing may grow (writes past it fail)."""
+
+MEMORY_LIMIT_BYTES: Final = 2 * 1024**3
+"""Address space the worker may use (RLIMIT_AS): a bigger allocation raises MemoryError."""
+
+_WORKER_MODULES: Final = frozenset(
+    {"autograder", "autograder.student", "autograder.proxy", "autograder.proxy_camel"}
+)
+"""The autograder modules a submission may import: the base class and the proxies."""
+
+_REFERENCE_PACKAGES: Final = ("agents", "autograder")
+"""Packages whose code is not the student's: a graded method or function found there is
+refused."""
+
+
+class SubmissionError(Exception):
+    """The submission breaks a rule of the autograder (not a bug in its Python)."""
+
+
+def is_blocked_module(name: str) -> bool:
+    """Whether a submission may not import the module ``name``.
+
+    >>> [is_blocked_module(n) for n in ("agents.players", "autograder.student", "pacman")]
+    [True, False, False]
+    """
+    top = name.partition(".")[0]
+    if top == "agents":
+        return True
+    return top == "autograder" and name not in _WORKER_MODULES
+
+
+class _BlockReference:
+    """A `sys.meta_path` finder refusing our reference code and the grader's data."""
+
+    @staticmethod
+    def find_spec(name: str, path: object = None, target: object = None) -> None:
+        if is_blocked_module(name):
+            raise ImportError(f"{name} is not available to submissions", name=name)
+        return None
 
 
 _CLASSIC_NAMES: Final = {"better_evaluation": "betterEvaluationFunction"}
@@ -94,12 +142,52 @@ class _Worker:
             trace = ""  # the place says it all
         elif isinstance(exc, OSError) and exc.errno == errno.EFBIG:
             message = f"printed more than the {OUTPUT_LIMIT_BYTES // 2**20} MB output limit"
+        elif isinstance(exc, MemoryError):
+            message = f"used more than the {MEMORY_LIMIT_BYTES // 2**30} GiB memory limit"
         elif isinstance(exc, KeyError) and len(exc.args) == 1 and isinstance(exc.args[0], str):
             message = exc.args[0]  # str(KeyError) would quote it
         else:
             message = str(exc)
         info = {"type": type(exc).__name__, "message": message, "where": where, "trace": trace}
         self.tx.send_bytes(b"X" + json.dumps(info).encode())
+
+    # ----------------------------------------------------------------- checks
+
+    def check_own_method(self, cls: type, name: str) -> None:
+        """Refuse ``cls`` if its method ``name`` comes from our code, not the student's.
+
+        The starter's base class does not count: its method only says it is unwritten.
+
+        Raises:
+            SubmissionError: If the method is defined in ``agents`` or ``autograder``.
+        """
+        for klass in cls.__mro__:
+            if name in vars(klass):
+                break
+        else:
+            return
+        if klass is _STUDENT_BASE:
+            return  # raises "not written yet" when called
+        method = vars(klass)[name]
+        method = getattr(method, "__func__", method)  # staticmethod / classmethod
+        origin = _foreign_origin(getattr(method, "__module__", None) or klass.__module__)
+        if origin is None and klass.__module__ != self.module.__name__:
+            origin = _foreign_origin(klass.__module__)
+        if origin is not None:
+            raise SubmissionError(
+                f"{cls.__name__}.{name} comes from {origin}, not from your file: write your own"
+            )
+
+    def check_own_function(self, fn: Any, name: str) -> None:
+        """Refuse the function ``fn`` (graded as ``name``) if it is one of ours.
+
+        Raises:
+            SubmissionError: If it is defined in ``agents`` or ``autograder``.
+        """
+        target = getattr(fn, "__func__", fn)
+        origin = _foreign_origin(getattr(target, "__module__", None))
+        if origin is not None:
+            raise SubmissionError(f"{name} comes from {origin}, not from your file: write your own")
 
     # ----------------------------------------------------------------- commands
 
@@ -128,19 +216,17 @@ class _Worker:
         elif evaluation is not None and evaluation.startswith("student:"):
             evaluate = self.student_function(evaluation.partition(":")[2])
         elif evaluation is not None:
-            from agents.evaluation import get_evaluation
-
-            evaluate = get_evaluation(evaluation)
+            evaluate = _REFERENCE["get_evaluation"](evaluation)
         cls: Any
         if source == "reference":
-            from agents.registry import PACMAN_AGENTS
-
-            cls = PACMAN_AGENTS[name]
+            cls = _REFERENCE["PACMAN_AGENTS"][name]
         else:
             cls = getattr(self.module, name, None)
             if not isinstance(cls, type):
                 raise AttributeError(f"the file defines no class {name!r}")
         self.classic = not hasattr(cls, "get_action") and hasattr(cls, "getAction")
+        if source != "reference":
+            self.check_own_method(cls, "getAction" if self.classic else "get_action")
         if self.classic:
             # A classic agent takes its depth as a string and holds evaluationFunction.
             self.agent = cls() if depth is None else cls(depth=str(depth))
@@ -161,10 +247,12 @@ class _Worker:
 
         fn = getattr(self.module, name, None)
         if callable(fn):
+            self.check_own_function(fn, name)
             return fn
         classic_name = _CLASSIC_NAMES.get(name, "")
         classic = getattr(self.module, classic_name, None)
         if callable(classic):
+            self.check_own_function(classic, classic_name)
             return lambda state: classic(ClassicState(state))
         raise AttributeError(f"the file defines no function {name!r}")
 
@@ -201,6 +289,8 @@ class _Worker:
         from autograder import proxy
 
         kind = message[0]
+        if kind in ("decide", "play", "tree", "register"):
+            proxy.begin_decision()
         if kind == "load":
             self.load(message[1])
         elif kind == "agent":
@@ -262,6 +352,22 @@ def _notify(channel: _Duplex) -> None:
     flush_notices(channel)
 
 
+_STUDENT_BASE: Any = None
+"""`autograder.student.MultiAgentSearchAgent`, set by `main` before any student code."""
+
+_REFERENCE: dict[str, Any] = {}
+"""What the worker itself takes from ``agents`` (imported before the import block)."""
+
+
+def _foreign_origin(module: object) -> str | None:
+    """The module name if it belongs to our packages (``agents``, ``autograder``)."""
+    if not isinstance(module, str):
+        return None
+    if module.partition(".")[0] in _REFERENCE_PACKAGES:
+        return module
+    return None
+
+
 def _same_file(a: str, b: str) -> bool:
     try:
         return os.path.samefile(a, b)
@@ -298,6 +404,38 @@ def _limit_output() -> None:
     resource.setrlimit(resource.RLIMIT_FSIZE, (OUTPUT_LIMIT_BYTES, OUTPUT_LIMIT_BYTES))
 
 
+def _limit_memory() -> None:
+    try:
+        import resource
+    except ImportError:  # not POSIX: no limit
+        return
+    _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = MEMORY_LIMIT_BYTES if hard == resource.RLIM_INFINITY else min(hard, MEMORY_LIMIT_BYTES)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def _block_reference_code() -> None:
+    """Import what the worker needs, then make the rest of our code unimportable."""
+    global _STUDENT_BASE
+    import autograder.proxy
+    import autograder.proxy_camel
+    import autograder.student
+    from agents.evaluation import get_evaluation
+    from agents.registry import PACMAN_AGENTS
+
+    _ = autograder.proxy, autograder.proxy_camel
+    _STUDENT_BASE = autograder.student.MultiAgentSearchAgent
+    _REFERENCE["get_evaluation"] = get_evaluation
+    _REFERENCE["PACMAN_AGENTS"] = PACMAN_AGENTS
+    for name in [n for n in sys.modules if is_blocked_module(n)]:
+        del sys.modules[name]
+        parent, _, child = name.rpartition(".")
+        if parent in sys.modules:  # `import autograder` must not hand out the submodule
+            with contextlib.suppress(AttributeError):
+                delattr(sys.modules[parent], child)
+    sys.meta_path.insert(0, _BlockReference())
+
+
 def main() -> None:
     """Run the worker on the channel the grader set up (standard input and output)."""
     rx_fd = os.dup(0)
@@ -312,8 +450,9 @@ def main() -> None:
             reconfigure(write_through=True)
     _limit_output()
     _die_with_the_grader()
-    import autograder.proxy  # noqa: F401 (the engine first: a student's pacman.py must not shadow it)
-
+    # Our modules first (a student's pacman.py must not shadow the engine), then the block.
+    _block_reference_code()
+    _limit_memory()
     sys.path.append(_SHIM)
     worker = _Worker(Connection(rx_fd, writable=False), Connection(tx_fd, readable=False))
     worker.run()

@@ -177,3 +177,61 @@ def test_run_as_an_unknown_user_is_one_line_and_grades_nothing(
     assert code == 1
     assert err == "autograder: error: --run-as: no user 'no-such-user-here' on this machine\n"
     assert "PASS" not in out
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() != 0, reason="run_autograder drops to nobody as root"
+)
+def test_run_autograder_hides_the_cases_from_nobody(tmp_path: Path) -> None:
+    """With --run-as nobody, the installed cases folder loses every right for others."""
+    import pwd
+    import shutil
+    import stat
+
+    try:
+        pwd.getpwnam("nobody")
+    except KeyError:
+        pytest.skip("no user nobody on this machine")
+    from autograder.gradescope import RUN_AUTOGRADER
+
+    # An installed package stand-in: `import autograder` finds it, with its cases folder.
+    site = tmp_path / "site"
+    cases = site / "autograder" / "cases"
+    shutil.copytree(ROOT / "autograder" / "cases" / "game_traces", cases / "game_traces")
+    (site / "autograder" / "__init__.py").write_text("")
+    cases.chmod(0o755)
+    root = tmp_path / "autograder"
+    bin_dir = root / "venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    (bin_dir / "python").symlink_to(sys.executable)
+    # The grader stand-in reports what it was given and the rights on the cases then.
+    (bin_dir / "autograder").write_text(
+        "#!/bin/sh\n"
+        'for a in "$@"; do if [ "$prev" = --output ]; then out=$a; fi; prev=$a; done\n'
+        f'printf \'{{"score": 0, "args": "%s", "mode": "%s"}}\' "$*" '
+        f'"$(stat -c %a "{cases}")" > "$out"\n'
+    )
+    (bin_dir / "autograder").chmod(0o755)
+    # A runuser stand-in that runs the command as is: here nobody cannot reach our Python.
+    fake = tmp_path / "fakebin"
+    fake.mkdir()
+    (fake / "runuser").write_text(
+        '#!/bin/sh\nwhile [ "$1" != "--" ]; do shift; done\nshift\nexec "$@"\n'
+    )
+    (fake / "runuser").chmod(0o755)
+    (root / "submission").mkdir()
+    (root / "submission" / "multi_agents.py").write_text(SOLUTION.read_text())
+    script = tmp_path / "run_autograder"
+    script.write_text(RUN_AUTOGRADER)
+    env = {
+        **os.environ,
+        "AUTOGRADER_ROOT": str(root),
+        "PYTHONPATH": str(site),
+        "PATH": f"{fake}{os.pathsep}{os.environ['PATH']}",
+    }
+    subprocess.run(["bash", str(script)], env=env, check=True, capture_output=True)
+    data = json.loads((root / "results" / "results.json").read_text())
+    assert "--run-as nobody" in data["args"]
+    assert int(data["mode"], 8) & 0o077 == 0
+    trace = next((cases / "game_traces").glob("*.trace.json"))
+    assert trace.stat().st_mode & (stat.S_IROTH | stat.S_IRGRP) == 0
