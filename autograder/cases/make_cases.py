@@ -661,9 +661,10 @@ def main() -> None:
     for spec in [*HAND, *CHAINS, *RANDOM]:
         for algorithm in spec.algorithms:
             written.add(write(spec, algorithm))
-    for path in HERE.glob("*/*.toml"):
-        if path not in written:
-            path.unlink()
+    for algorithm in ALGORITHMS:  # only the tree folders: the other cases are not ours
+        for path in (HERE / algorithm).glob("*.toml"):
+            if path not in written:
+                path.unlink()
     generate_tree_solutions(HERE)
     for algorithm in ALGORITHMS:
         print(algorithm, len(list((HERE / algorithm).glob("*.toml"))), "cases")

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import tomllib
@@ -347,3 +348,29 @@ def test_stopping_early_is_pointed_out() -> None:
     assert any(
         m.startswith("Your search went 2 moves deep; it should reach 6") for m in graded.messages
     )
+
+
+def test_make_cases_rebuilds_the_trees_and_leaves_every_other_case_alone(tmp_path: Path) -> None:
+    import filecmp
+    import subprocess
+    import sys
+
+    packaged = Path(__file__).resolve().parents[2] / "autograder" / "cases"
+    copy = tmp_path / "cases"
+    shutil.copytree(packaged, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    (copy / "minimax" / "stale-case.toml").write_text("# no longer made by make_cases.py\n")
+    subprocess.run(
+        [sys.executable, str(copy / "make_cases.py")],
+        env={**os.environ, "PYTHONPATH": str(packaged.parents[1])},
+        check=True,
+        capture_output=True,
+    )
+    assert not (copy / "minimax" / "stale-case.toml").exists()
+    compared = filecmp.dircmp(packaged, copy, ignore=["__pycache__"])
+    stack = [compared]
+    while stack:  # the same files with the same contents, in every folder
+        d = stack.pop()
+        assert not d.left_only, d.left_only
+        assert not d.right_only, d.right_only
+        assert not filecmp.cmpfiles(d.left, d.right, d.common_files, shallow=False)[1]
+        stack.extend(d.subdirs.values())
