@@ -167,16 +167,18 @@ def gradescope_report(
         rule = "all tests must pass" if _all_or_nothing(q) else "points per test"
         summary = [f"{sum(t.passed for t in q.tests)}/{len(q.tests)} tests passed ({rule})."]
         summary.extend(f"{_MARKS[t.status]} {t.name}" for t in failing)
-        tests.append(
-            {
-                "name": f"{q.name}: {q.title}",
-                "score": q.points,
-                "max_score": q.max_points,
-                "status": "passed" if q.passed else "failed",
-                "output": "\n".join(summary),
-                "visibility": visibility,
-            }
-        )
+        entry: dict[str, Any] = {
+            "name": f"{q.name}: {q.title}",
+            "status": "passed" if q.passed else "failed",
+            "output": "\n".join(summary),
+            "visibility": visibility,
+        }
+        if _all_or_nothing(q):
+            # The question's points live here; where points are per test, they live on
+            # the tests below only, so that the entries add up to the total.
+            entry["score"] = q.points
+            entry["max_score"] = q.max_points
+        tests.append(entry)
         for t in q.tests:
             tests.append(
                 {
