@@ -15,6 +15,8 @@ import gymnasium as gym
 import pygame
 
 import pacman  # noqa: F401  (registers pacman/Pacman-v0)
+from pacman.core.errors import RenderingUnavailableError
+from pacman.render.window import require_visible_display
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # play() warns on import that matplotlib is missing
@@ -41,6 +43,10 @@ def main() -> None:
     parser.add_argument("--zoom", type=float, default=1.0)
     parser.add_argument("--fps", type=int, default=6)
     args = parser.parse_args()
+    try:
+        require_visible_display()
+    except RenderingUnavailableError as exc:
+        raise SystemExit(f"play_keyboard.py: this example needs a display: {exc}") from None
     env = gym.make("pacman/Pacman-v0", layout=args.layout, render_mode="rgb_array")
     # Illegal moves (into a wall) are played as Stop, so any key is safe to press.
     play(env, keys_to_action=KEYS_TO_ACTION, noop=STOP, fps=args.fps, zoom=args.zoom, seed=0)

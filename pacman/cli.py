@@ -363,6 +363,15 @@ def _play(args: argparse.Namespace) -> int:
     display = _make_display(args)
     windowed = not isinstance(display, (NullDisplay, TextDisplay))
     pacman = args.pacman or ("KeyboardAgent" if windowed else "AlphaBetaAgent")
+    if pacman == "KeyboardAgent" and not windowed:
+        why = "with -q or -t" if (args.quiet or args.text or args.json) else "without a display"
+        print(
+            f"{PROG}: error: KeyboardAgent plays with the keys in the game window, "
+            f"which does not open {why}",
+            file=sys.stderr,
+        )
+        display.close()
+        return 1
     match = MatchSpec(pacman=pacman, ghosts=args.ghosts, pacman_args=pacman_args)
     records: list[GameRecord] = []
     latest: list[GameState] = []  # the current game's latest state, for display.finish

@@ -242,3 +242,13 @@ def test_a_timed_out_game_is_lost_and_the_series_goes_on(
     assert summary["num_games"] == 2
     assert summary["outcomes"] == ["timeout", "timeout"]
     assert summary["wins"] == 0
+
+
+@pytest.mark.parametrize(("flags", "why"), [(("-q",), "with -q or -t"), (("-t",), "with -q or -t")])
+def test_keyboard_agent_without_the_window_is_refused_before_playing(
+    capsys: pytest.CaptureFixture[str], flags: tuple[str, ...], why: str
+) -> None:
+    code, out, err = run_cli(capsys, "-l", "testClassic", "-p", "KeyboardAgent", *flags)
+    assert code == 1
+    assert err.strip().endswith(f"which does not open {why}")
+    assert "%" not in out  # no board drawn first

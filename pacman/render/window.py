@@ -37,7 +37,14 @@ from pacman.render.frame import FrameRenderer, import_pygame
 if TYPE_CHECKING:
     import pygame
 
-__all__ = ["BASE_CELL_SIZE", "INVISIBLE_DRIVERS", "PygameWindow", "display_problem", "open_window"]
+__all__ = [
+    "BASE_CELL_SIZE",
+    "INVISIBLE_DRIVERS",
+    "PygameWindow",
+    "display_problem",
+    "open_window",
+    "require_visible_display",
+]
 
 BASE_CELL_SIZE: Final = 30
 """Pixels per cell at zoom 1 (the classic size), shrunk if the board would not fit."""
@@ -119,14 +126,7 @@ class PygameWindow:
     ) -> None:
         if not zoom > 0:
             raise ValueError(f"zoom must be > 0, got {zoom!r}")
-        problem = display_problem()
-        if problem is not None:
-            raise RenderingUnavailableError(problem)
-        self._pg = import_pygame()
-        try:
-            self._pg.display.init()
-        except self._pg.error as exc:
-            raise RenderingUnavailableError(f"cannot open a window: {exc}") from None
+        self._pg = require_visible_display()
         self.zoom = zoom
         self.fps = fps
         self.frame_time = max(0.0, frame_time)
@@ -356,6 +356,35 @@ class PygameWindow:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> PygameWindow:
         raise TypeError("a window cannot be copied")
+
+
+def require_visible_display() -> Any:
+    """Initialise pygame's display and return the pygame module, if a window can show.
+
+    Without a usable display SDL quietly falls back to its ``offscreen`` driver (for
+    instance when ``DISPLAY`` names a server that does not answer), and a window would
+    play unseen: that counts as no display here, unless ``SDL_VIDEODRIVER`` asked for
+    that driver on purpose (tests do).
+
+    Raises:
+        RenderingUnavailableError: If no window can be shown.
+    """
+    problem = display_problem()
+    if problem is not None:
+        raise RenderingUnavailableError(problem)
+    pg = import_pygame()
+    try:
+        pg.display.init()
+    except pg.error as exc:
+        raise RenderingUnavailableError(f"cannot open a window: {exc}") from None
+    driver = pg.display.get_driver()
+    if driver in INVISIBLE_DRIVERS and not os.environ.get("SDL_VIDEODRIVER"):
+        pg.display.quit()
+        shown = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or "none"
+        raise RenderingUnavailableError(
+            f"no usable display (display {shown!r} did not answer; SDL fell back to {driver})"
+        )
+    return pg
 
 
 def open_window(args: argparse.Namespace) -> PygameWindow:

@@ -309,3 +309,19 @@ def test_window_fits_big_boards_on_the_screen(window: PygameWindow) -> None:
     rw, rh = window.renderer.size
     assert rw <= w
     assert rh <= h
+
+
+def test_a_display_that_does_not_answer_counts_as_none() -> None:
+    # DISPLAY names a server that is not there: SDL would quietly fall back to its
+    # offscreen driver and the game would play unseen; the command must show text instead.
+    env = {k: v for k, v in os.environ.items() if k not in ("SDL_VIDEODRIVER", "WAYLAND_DISPLAY")}
+    env["DISPLAY"] = ":97"
+    proc = subprocess.run(
+        [sys.executable, "-m", "pacman", "-l", "testClassic", "-p", "GreedyAgent",
+         "--frame-time", "0", "--seed", "1"],
+        env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "no usable display (display ':97' did not answer" in proc.stderr
+    assert "showing the game as text" in proc.stderr
+    assert "%%%" in proc.stdout  # the text board
