@@ -140,7 +140,15 @@ def _grade_with(args: argparse.Namespace) -> int:
             if args.file == "multi_agents.py"
             else ""
         )
+        if path.is_dir():
+            return _fail(
+                f"{args.file}: is a folder; give the Python file, e.g. {path / 'multi_agents.py'}"
+            )
         return _fail(f"{args.file}: no such file{hint}")
+    if path.suffix != ".py":
+        return _fail(
+            f"{args.file}: not a Python file (expected a .py file such as multi_agents.py)"
+        )
     t0 = time.monotonic()
     try:
         questions = run_suite(

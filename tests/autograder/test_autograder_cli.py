@@ -8,6 +8,7 @@ import subprocess
 import sys
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -235,3 +236,23 @@ def test_run_autograder_hides_the_cases_from_nobody(tmp_path: Path) -> None:
     assert int(data["mode"], 8) & 0o077 == 0
     trace = next((cases / "game_traces").glob("*.trace.json"))
     assert trace.stat().st_mode & (stat.S_IROTH | stat.S_IRGRP) == 0
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda p: p.mkdir(), "is a folder; give the Python file"),
+        (lambda p: p.write_text("notes"), "not a Python file"),
+    ],
+    ids=["folder", "text-file"],
+)
+def test_what_is_not_a_python_file_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], make: Any, message: str
+) -> None:
+    target = tmp_path / "submission"
+    make(target)
+    code, out, err = run(capsys, str(target))
+    assert code == 1
+    assert out == ""
+    assert err.count("\n") == 1
+    assert message in err
