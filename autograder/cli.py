@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from autograder.results import CaseFormatError
+from pacman._cli_parser import Parser
 
 __all__ = ["main"]
 
@@ -32,7 +33,7 @@ STARTER = Path(__file__).with_name("starter") / "multi_agents.py"
 
 
 def _grade_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="autograder",
         description=(
             "Grade multi_agents.py (minimax, alpha-beta, expectimax, evaluation functions). "
@@ -178,7 +179,7 @@ def _grade_with(args: argparse.Namespace) -> int:
 
 
 def _init(argv: Sequence[str]) -> int:
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="autograder init", description="Write the starter multi_agents.py into a folder."
     )
     p.add_argument("folder", nargs="?", default=".", help="where to write it (default: here)")
@@ -200,7 +201,7 @@ def _generate(argv: Sequence[str]) -> int:
     from autograder.game_trace import generate_trace, load_game_traces
     from autograder.tree_cases import generate_tree_solutions
 
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="autograder generate",
         description="Compute the expected answers from our reference agents and write them.",
     )
@@ -224,7 +225,7 @@ def _generate(argv: Sequence[str]) -> int:
 def _package(argv: Sequence[str]) -> int:
     from autograder.gradescope import write_package
 
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="autograder gradescope-package",
         description="Write the zip to upload as a Gradescope programming assignment autograder.",
     )

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from pacman._cli_parser import Parser
 from pacman.core.errors import AgentError, LayoutError, PacmanError
 from pacman.core.game import (
     AgentCrashError,
@@ -33,7 +34,7 @@ PROG = "pacman"
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``pacman`` command (classic flags)."""
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog=PROG,
         description=(
             "Play Pacman: watch agents in a window (the default), as text (-t) or headless "

@@ -252,3 +252,22 @@ def test_keyboard_agent_without_the_window_is_refused_before_playing(
     assert code == 1
     assert err.strip().endswith(f"which does not open {why}")
     assert "%" not in out  # no board drawn first
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["-k", "-1"], "argument -k/--num-ghosts: must be >= 0, got -1"),
+        (["-n", "0"], "argument -n/--num-games: must be >= 1, got 0"),
+        (["--seed", "abc"], "argument --seed: invalid int value: 'abc'"),
+        (["--bogus"], "unrecognized arguments: --bogus"),
+    ],
+)
+def test_usage_errors_are_one_line(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err == f"pacman: error: {message} (see pacman --help)\n"

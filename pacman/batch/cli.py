@@ -7,6 +7,7 @@ import json
 import sys
 from collections.abc import Sequence
 
+from pacman._cli_parser import Parser
 from pacman.batch.evaluate import EvalResult, run_evaluation
 from pacman.batch.spec import EvalConfigError, load_config
 from pacman.core.errors import PacmanError
@@ -31,7 +32,7 @@ examples:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``pacman eval``."""
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog=PROG,
         description="Play many headless games in parallel and summarise who wins.",
         epilog=_EPILOG,
