@@ -30,12 +30,15 @@ from autograder.tree_cases import TreeCase, check_tree_case, load_tree_cases
 from autograder.worker_client import StudentError, Worker, WorkerLost
 
 __all__ = [
+    "GIVE_UP_AFTER_TIMEOUTS",
     "QUESTIONS",
     "TREE_SECONDS",
     "Question",
     "TestSpec",
     "build_suite",
+    "run_one",
     "run_suite",
+    "run_tree_test",
     "select",
 ]
 
@@ -223,6 +226,23 @@ def run_one(spec: TestSpec, worker: Worker, *, timeout_scale: float = 1.0) -> Te
     return run_eval_agent(spec.case, worker, timeout_scale=timeout_scale)
 
 
+GIVE_UP_AFTER_TIMEOUTS: Final = 2
+"""Timed-out tests after which the rest of an all-or-nothing question is not run."""
+
+
+def _not_run(spec: TestSpec) -> TestResult:
+    return TestResult(
+        spec.name,
+        spec.question,
+        "timeout",
+        messages=(
+            f"Not run: {GIVE_UP_AFTER_TIMEOUTS} tests of {spec.question} already ran out of "
+            "time (an endless loop?), and the question needs every test to pass. Fix that "
+            "first; the timed-out tests say where.",
+        ),
+    )
+
+
 def run_suite(
     path: Path,
     specs: Sequence[TestSpec],
@@ -249,6 +269,8 @@ def run_suite(
     results: dict[str, TestResult] = {}
     lock = threading.Lock()
     crashes: list[BaseException] = []
+    all_or_nothing = {q.name for q in QUESTIONS if q.all_or_nothing}
+    timeouts: dict[str, int] = {}
 
     def work(worker: Worker) -> None:
         try:
@@ -257,9 +279,15 @@ def run_suite(
                     if not pending:
                         return
                     spec = pending.pop(0)
-                result = run_one(spec, worker, timeout_scale=timeout_scale)
+                    lost = timeouts.get(spec.question, 0) >= GIVE_UP_AFTER_TIMEOUTS
+                if lost:  # its points are gone: don't wait out every other test too
+                    result = _not_run(spec)
+                else:
+                    result = run_one(spec, worker, timeout_scale=timeout_scale)
                 with lock:
                     results[spec.name] = result
+                    if result.status == "timeout" and spec.question in all_or_nothing:
+                        timeouts[spec.question] = timeouts.get(spec.question, 0) + 1
                     if on_result is not None:
                         on_result(result)
         except BaseException as exc:  # the grader's own failure: re-raised below

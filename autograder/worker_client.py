@@ -41,6 +41,7 @@ _MAX_MESSAGE: Final = 1 << 20
 _MAX_DIGITS: Final = 12
 _NO_ANSWER: Final = object()
 _STARTUP_SECONDS: Final = 60.0
+_IMPORT_SECONDS: Final = 15.0
 _PROJECT_ROOT: Final = str(Path(__file__).resolve().parents[1])
 
 Serve = Callable[[int, int, str], Any]
@@ -161,15 +162,19 @@ class Worker:
         self._proc.stdin.close()
         self._proc.stdout.close()
         self.starts += 1
-        deadline = time.monotonic() + _STARTUP_SECONDS
-        self.call(("noop",), deadline=deadline, expect_ready=True)
+        self.call(("noop",), deadline=time.monotonic() + _STARTUP_SECONDS, expect_ready=True)
         try:
-            self.call(("load", str(self.path)), deadline=deadline)
+            self.call(("load", str(self.path)), deadline=time.monotonic() + _IMPORT_SECONDS)
         except StudentError as exc:
             self.load_error = exc
             raise
         except WorkerLost as exc:
-            what = "took too long" if exc.kind == "timeout" else exc.detail
+            what = (
+                f"importing it took more than {_IMPORT_SECONDS:g} s "
+                "(an endless loop, or slow work, at the top level of the file?)"
+                if exc.kind == "timeout"
+                else exc.detail
+            )
             self.load_error = StudentError({"type": "ImportError", "message": what})
             raise self.load_error from None
 

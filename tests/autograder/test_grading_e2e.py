@@ -141,3 +141,22 @@ def test_classic_camel_case_submission_scores_full_marks(
     failing = [t["name"] for t in results_by_name(report).values() if t["status"] != "passed"]
     assert failing == []
     assert report["score"] == 25
+
+
+def test_an_endless_loop_costs_a_question_two_timeouts_not_one_per_test(tmp_path: Path) -> None:
+    from autograder.suite import GIVE_UP_AFTER_TIMEOUTS
+
+    looping = tmp_path / "multi_agents.py"
+    looping.write_text(
+        SOLUTION.read_text() + "\n\nclass AlphaBetaAgent(AlphaBetaAgent):  # noqa: F811\n"
+        "    def get_action(self, state):\n"
+        "        while True:\n"
+        "            pass\n"
+    )
+    report = grade(tmp_path, looping, "-q", "q3", "-j", "1", "--timeout-scale", "0.25")
+    tests = results_by_name(report)
+    ran_out = [t for t in tests.values() if t["status"] == "timeout" and t["seconds"] > 0]
+    not_run = [t for t in tests.values() if any(m.startswith("Not run:") for m in t["messages"])]
+    assert len(ran_out) == GIVE_UP_AFTER_TIMEOUTS
+    assert len(not_run) == len(tests) - GIVE_UP_AFTER_TIMEOUTS
+    assert report["score"] == 0
