@@ -206,7 +206,10 @@ def make_agent(
         if key in _EVAL_KEYS and not classic:
             target = "evaluate" if "evaluate" in params else key
         if target not in params and not accepts_any:
-            known = [p for p in params if p not in ("index", "rng")]
+            # The command line's name for the evaluation function is evalFn.
+            known = [
+                "evalFn" if p == "evaluate" else p for p in params if p not in ("index", "rng")
+            ]
             raise AgentError(
                 f"{cls.__name__} takes no argument {key!r} (it takes: {', '.join(known) or 'none'})"
             )

@@ -213,12 +213,14 @@ def _generate(argv: Sequence[str]) -> int:
         for case in load_game_traces(
             None if cases is None else cases / "game_traces", traces=False
         ):
-            written.append(generate_trace(case))
+            changed = generate_trace(case)
+            if changed is not None:
+                written.append(changed)
     except (CaseFormatError, OSError) as exc:
         return _fail(str(exc))
     for path in written:
         print(f"wrote {path}")
-    print(f"{len(written)} files written")
+    print(f"{len(written)} files rewritten" if written else "every expected answer was current")
     return 0
 
 

@@ -228,7 +228,12 @@ def run_eval_agent(
             games.append(_Game(record.outcome, record.final_score))
     except StudentError as exc:
         where = f"in game {len(games) + 1}"
-        messages = [f"Your {case.agent} raised {where}: {exc.describe()}"]
+        who = (
+            f"Your {case.agent}"
+            if case.source == "student"
+            else f"Our {case.agent}, with your evaluation function,"
+        )
+        messages = [f"{who} raised {where}: {exc.describe()}"]
         if exc.trace:
             messages.extend(exc.trace.rstrip().splitlines())
         return result("error", messages)

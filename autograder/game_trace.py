@@ -249,11 +249,11 @@ def _start(case: GameTraceCase) -> GameState:
     return GameState.initial(board, case.num_ghosts)
 
 
-def generate_trace(case: GameTraceCase) -> Path:
-    """Play the reference game of ``case`` and write its trace file.
+def generate_trace(case: GameTraceCase) -> Path | None:
+    """Play the reference game of ``case`` and write its trace file if it changed.
 
     Returns:
-        The path written.
+        The path, when the file was written; ``None`` when it was already current.
     """
     search = SEARCHES[case.algorithm]
     evaluate = get_evaluation(case.evaluation)
@@ -284,8 +284,12 @@ def generate_trace(case: GameTraceCase) -> Path:
         ",\n".join(json.dumps(m) for m in moves),
         "]}",
     ]
-    case.trace_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return case.trace_path
+    text = "\n".join(lines) + "\n"
+    path = case.trace_path
+    if not path.is_file() or path.read_text(encoding="utf-8") != text:
+        path.write_text(text, encoding="utf-8")
+        return path
+    return None
 
 
 # --- grading --------------------------------------------------------------------------

@@ -57,6 +57,7 @@ open(sys.argv[2], "w").write(failure_results(sys.argv[1]))
 PY
 }
 FILE=$(find "$ROOT/submission" -name multi_agents.py -print -quit)
+[ -n "$FILE" ] || FILE=$(find "$ROOT/submission" -name multiAgents.py -print -quit)  # classic
 if [ -z "$FILE" ]; then
     fallback "No multi_agents.py was found in your submission. Submit the file itself."
     exit 0

@@ -117,7 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--record",
         metavar="FILE",
-        help="save each game's record as JSON (FILE, or FILE-2.json ... for -n > 1)",
+        help="save each game's record as JSON (FILE; with -n > 1, FILE-1.json, FILE-2.json, ...)",
     )
     p.add_argument("--replay", metavar="FILE", help="replay a recorded game instead of playing")
     p.add_argument(

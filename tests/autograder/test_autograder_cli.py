@@ -168,7 +168,10 @@ def test_generate_reproduces_the_checked_in_traces(
     assert code == 0
     for trace in (packaged / "game_traces").glob("*.trace.json"):
         assert (cases / "game_traces" / trace.name).read_text() == trace.read_text()
-    assert "files written" in out
+    assert "3 files rewritten" in out
+    code, out, _ = run(capsys, "generate", "--cases", str(cases))
+    assert code == 0
+    assert out.strip() == "every expected answer was current"
 
 
 def test_run_as_an_unknown_user_is_one_line_and_grades_nothing(
