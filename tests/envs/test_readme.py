@@ -9,7 +9,7 @@ README = Path(__file__).resolve().parents[2] / "README.md"
 def section_code() -> list[str]:
     text = README.read_text(encoding="utf-8")
     start = text.index("## Gymnasium and PettingZoo")
-    end = text.index("<!-- SECTIONS -->", start)
+    end = text.index("\n## ", start + 1)  # the next section
     return re.findall(r"```python\n(.*?)```", text[start:end], flags=re.DOTALL)
 
 
