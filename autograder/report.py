@@ -31,6 +31,7 @@ one entry per question and one per test, each with ``name``, ``score``,
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -83,11 +84,21 @@ def text_report(
     for q in questions:
         rule = "all tests must pass" if _all_or_nothing(q) else "points per test"
         lines.append(f"{q.name}: {q.title} ({rule})")
+        shown: dict[tuple[object, ...], str] = {}  # errors already printed -> by which test
         for t in q.tests:
             pts = f"{_num(t.points)}/{_num(t.max_points)}" if t.max_points else ""
             lines.append(f"  {_MARKS[t.status]:7} {t.name:44} {pts:>7} {t.seconds:6.2f} s")
             if not t.passed or verbose:
-                lines.extend(_test_details(t, " " * 10))
+                # An error or timeout repeated test after test (the starter's "not written
+                # yet", an endless loop) is shown once; failures keep their own details.
+                same = (t.status, t.messages[1:], t.output) if t.status in _REPEATS else None
+                if same is not None and same in shown:
+                    lines.append(f"{' ' * 10}(the same as {shown[same]})")
+                else:
+                    if same is not None:
+                        shown[same] = t.name
+                    lines.extend(_test_details(t, " " * 10))
+        lines.extend(_likely_bug(q, " " * 2))
         lines.append("")
     lines.append(f"{'Question':10} {'Title':22} {'Tests passed':>13} {'Points':>8}")
     for q in questions:
@@ -99,6 +110,23 @@ def text_report(
     if seconds:
         lines.append(f"({seconds:.2f} s)")
     return "\n".join(lines) + "\n"
+
+
+_REPEATS: Final = frozenset({"error", "timeout"})
+
+
+def _likely_bug(q: QuestionResult, indent: str) -> list[str]:
+    """A line naming the bug most failing tests of ``q`` point to, if they agree enough."""
+    failing = [t for t in q.tests if not t.passed]
+    named = Counter(t.diagnosis for t in failing if t.diagnosis)
+    if len(failing) < 2 or not named:
+        return []
+    name, count = named.most_common(1)[0]
+    from autograder.catalogue import BUGS
+
+    bug = BUGS.get(name)
+    what = bug.summary if bug is not None else name
+    return [f"{indent}Most of these failures point to one bug ({count} of {len(failing)}): {what}"]
 
 
 def _all_or_nothing(q: QuestionResult) -> bool:

@@ -75,3 +75,23 @@ def test_gradescope_entries_add_up_to_the_score() -> None:
     by_name = {t["name"]: t for t in data["tests"]}
     assert "score" not in by_name["q1: Reflex agent"]
     assert by_name["q2: Minimax"]["max_score"] == 5.0
+
+
+def test_a_repeated_error_is_shown_once_and_the_common_bug_is_named() -> None:
+    error = ("Your MinimaxAgent raised: NotImplementedError: not written yet",)
+    failed = ("Wrong action: expected 'l', got 'r'.",)
+    tests = (
+        TestResult("q2/a", "q2", "error", messages=("Tree a.", *error)),
+        TestResult("q2/b", "q2", "error", messages=("Tree b.", *error)),
+        TestResult("q2/c", "q2", "failed", messages=("Tree c.", *failed), diagnosis="depth-per-agent"),
+        TestResult("q2/d", "q2", "failed", messages=("Tree d.", *failed), diagnosis="depth-per-agent"),
+        TestResult("q2/e", "q2", "failed", messages=("Tree e.", *failed), diagnosis="prune-on-equality"),
+    )  # fmt: skip
+    text = text_report([QuestionResult("q2", "Minimax", 5.0, 0.0, tests)])
+    assert text.count(error[0]) == 1
+    assert "(the same as q2/a)" in text
+    assert text.count(failed[0]) == 3  # failures keep their own details
+    from autograder.catalogue import BUGS
+
+    summary = BUGS["depth-per-agent"].summary
+    assert f"Most of these failures point to one bug (2 of 5): {summary}" in text
