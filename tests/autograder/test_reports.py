@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from autograder.report import REPORT_FORMAT, gradescope_report, json_report, text_report
-from autograder.results import QuestionResult, TestResult
+from autograder.results import QuestionResult, Status, TestResult
 
 RESULTS = [
     QuestionResult(
@@ -80,13 +80,18 @@ def test_gradescope_entries_add_up_to_the_score() -> None:
 def test_a_repeated_error_is_shown_once_and_the_common_bug_is_named() -> None:
     error = ("Your MinimaxAgent raised: NotImplementedError: not written yet",)
     failed = ("Wrong action: expected 'l', got 'r'.",)
+
+    def test(name: str, status: Status, lines: tuple[str, ...], bug: str | None) -> TestResult:
+        return TestResult(f"q2/{name}", "q2", status, messages=(f"Tree {name}.", *lines),
+                          diagnosis=bug)  # fmt: skip
+
     tests = (
-        TestResult("q2/a", "q2", "error", messages=("Tree a.", *error)),
-        TestResult("q2/b", "q2", "error", messages=("Tree b.", *error)),
-        TestResult("q2/c", "q2", "failed", messages=("Tree c.", *failed), diagnosis="depth-per-agent"),
-        TestResult("q2/d", "q2", "failed", messages=("Tree d.", *failed), diagnosis="depth-per-agent"),
-        TestResult("q2/e", "q2", "failed", messages=("Tree e.", *failed), diagnosis="prune-on-equality"),
-    )  # fmt: skip
+        test("a", "error", error, None),
+        test("b", "error", error, None),
+        test("c", "failed", failed, "depth-per-agent"),
+        test("d", "failed", failed, "depth-per-agent"),
+        test("e", "failed", failed, "prune-on-equality"),
+    )
     text = text_report([QuestionResult("q2", "Minimax", 5.0, 0.0, tests)])
     assert text.count(error[0]) == 1
     assert "(the same as q2/a)" in text
