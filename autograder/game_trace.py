@@ -37,7 +37,10 @@ __all__ = [
     "Trace",
     "generate_trace",
     "load_game_traces",
+    "read_game_trace_case",
+    "read_trace",
     "run_game_trace",
+    "tied_best",
 ]
 
 TRACE_FORMAT: Final = "autograder-game-trace/1"

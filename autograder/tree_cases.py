@@ -54,10 +54,13 @@ from autograder.tree import TreeGame
 __all__ = [
     "ALGORITHMS",
     "TreeCase",
+    "check_answer",
     "check_tree_case",
     "generate_tree_solutions",
     "load_tree_cases",
+    "parse_edges",
     "parse_tree_case",
+    "parse_values",
     "read_tree_case",
     "reference_run",
     "validate_tree",
@@ -664,7 +667,14 @@ def check_tree_case(
     if action is None:
         messages.append(f"Your agent returned no usable action; expected {case.expected_action!r}.")
     elif not action_ok:
-        messages.append(f"Wrong action: expected {case.expected_action!r}, got {action!r}.")
+        legal = case.game.root.legal_actions(0)
+        if action not in legal:
+            messages.append(
+                f"Wrong action: expected {case.expected_action!r}, got {action!r}, which is "
+                f"not a legal action at the root (legal: {', '.join(map(repr, legal))})."
+            )
+        else:
+            messages.append(f"Wrong action: expected {case.expected_action!r}, got {action!r}.")
     extra = got - case.expected_generated
     missing = case.expected_generated - got
     if extra:

@@ -374,3 +374,12 @@ def test_make_cases_rebuilds_the_trees_and_leaves_every_other_case_alone(tmp_pat
         assert not d.right_only, d.right_only
         assert not filecmp.cmpfiles(d.left, d.right, d.common_files, shallow=False)[1]
         stack.extend(d.subdirs.values())
+
+
+def test_an_illegal_root_action_is_called_illegal() -> None:
+    case = load_tree_cases("minimax")[0]
+    legal = case.game.root.legal_actions(0)
+    result = check_tree_case(case, question="q2", action="Up", generated=case.expected_generated)
+    assert result.status == "failed"
+    assert "'Up', which is not a legal action at the root" in result.messages[1]
+    assert all(repr(a) in result.messages[1] for a in legal)
