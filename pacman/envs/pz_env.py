@@ -25,7 +25,7 @@ The game itself has no randomness; ``reset(seed=...)`` seeds the action spaces.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import numpy as np
 from gymnasium import spaces
@@ -308,8 +308,30 @@ def raw_env(**kwargs: Any) -> PacmanAECEnv:
     (``None``: all), ``max_steps`` (Pacman moves before truncation, ``None``: never),
     ``obs_type`` (``"grid"``, ``"rgb"`` or ``"symbolic"``), ``strict`` (raise on illegal
     actions) and ``render_mode`` (``"human"``, ``"rgb_array"``, ``"ansi"``).
+
+    Raises:
+        TypeError: On an argument it does not take, naming the ones it does.
     """
+    _check_kwargs("raw_env", kwargs)
     return PacmanAECEnv(**kwargs)
+
+
+_KWARGS: Final = ("layout", "num_ghosts", "max_steps", "obs_type", "strict", "render_mode")
+
+
+def _check_kwargs(function: str, kwargs: dict[str, Any]) -> None:
+    unknown = sorted(set(kwargs) - set(_KWARGS))
+    if not unknown:
+        return
+    why = (
+        " (here every ghost is an agent of its own, so there is no ghost policy)"
+        if "ghost_policy" in unknown
+        else ""
+    )
+    raise TypeError(
+        f"{function}() got unknown arguments {', '.join(unknown)}{why}; "
+        f"it takes: {', '.join(_KWARGS)}"
+    )
 
 
 def env(**kwargs: Any) -> AECEnv[str, dict[str, Any], int]:
@@ -324,4 +346,5 @@ def env(**kwargs: Any) -> AECEnv[str, dict[str, Any], int]:
 
 def parallel_env(**kwargs: Any) -> PacmanParallelEnv:
     """The parallel env (one step = a full turn); takes the keyword arguments of `raw_env`."""
+    _check_kwargs("parallel_env", kwargs)
     return PacmanParallelEnv(**kwargs)

@@ -264,3 +264,11 @@ def test_parallel_render_modes(mode: str | None) -> None:
     else:
         assert frame is None
     penv.close()
+
+
+@pytest.mark.parametrize("make", [env, raw_env, parallel_env])
+def test_unknown_arguments_are_named_with_the_ones_it_takes(make: Any) -> None:
+    with pytest.raises(TypeError, match=r"unknown arguments ghost_policy \(here every ghost is"):
+        make(layout="smallClassic", ghost_policy="random")
+    with pytest.raises(TypeError, match=r"unknown arguments bogus; it takes: layout, num_ghosts"):
+        make(bogus=1)
