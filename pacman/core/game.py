@@ -310,7 +310,7 @@ def run_game(
             continue
         try:
             register(start)
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:  # an agent calling sys.exit crashed
             error = (
                 f"agent {index} ({names[index]}) crashed before the game: "
                 f"{type(exc).__name__}: {exc}"
@@ -358,7 +358,7 @@ def run_game(
             if not catch_errors:
                 raise _with_record(IllegalActionError(error), finish()) from None
             return finish()
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:  # an agent calling sys.exit crashed
             who = f"agent {agent_index} ({names[agent_index]})"
             outcome, failed = "crash", agent_index
             error = f"{who} crashed: {type(exc).__name__}: {exc}"

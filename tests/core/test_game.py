@@ -236,3 +236,16 @@ def test_on_step_sees_every_move() -> None:
 def test_wrong_number_of_agents() -> None:
     with pytest.raises(ValueError, match="needs 3 agents"):
         run_game(GameState.initial("smallClassic"), [Stopping()])
+
+
+class Exiting:
+    def get_action(self, state: GameState) -> Direction:
+        raise SystemExit(3)
+
+
+def test_an_agent_calling_sys_exit_has_crashed() -> None:
+    start, agents = with_ghosts(Exiting())
+    record = run_game(start, agents, catch_errors=True)
+    assert record.outcome == "crash"
+    assert record.error is not None
+    assert "SystemExit: 3" in record.error
