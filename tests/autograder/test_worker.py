@@ -31,6 +31,20 @@ def deadline(seconds: float = 10.0) -> float:
     return time.monotonic() + seconds
 
 
+def decide(
+    w: Worker, state: GameState, cls: str = "MinimaxAgent", depth: int = 2
+) -> tuple[object, PacmanServer]:
+    """Have the worker's ``cls`` choose a move at ``state``; the answer and the counting server."""
+    w.send(("layout", state.layout.name, state.layout.to_text()))
+    w.call(("agent", "student", cls, depth, "score"), deadline=deadline())
+    server = PacmanServer()
+    gid, fields = server.begin(state)
+    answer = w.call(
+        ("decide", gid, fields), deadline=deadline(), serve=server.serve, notice=server.notice
+    )
+    return answer, server
+
+
 @pytest.mark.parametrize(
     ("parent", "agent", "action", "data"),
     [(0, 0, "West", b"S0 0 West"), (12, 2, "North", b"S12 2 North"), (3, 1, "a b", b"S3 1 a b")],
@@ -53,13 +67,7 @@ def test_grader_counts_exactly_what_the_reference_generates(
     worker: Worker, cls: str, layout: str
 ) -> None:
     state = GameState.initial(layout)
-    worker.send(("layout", state.layout.name, state.layout.to_text()))
-    worker.call(("agent", "student", cls, 2, "score"), deadline=deadline())
-    server = PacmanServer()
-    gid, fields = server.begin(state)
-    action = worker.call(
-        ("decide", gid, fields), deadline=deadline(), serve=server.serve, notice=server.notice
-    )
+    action, server = decide(worker, state, cls)
     seen = {state}
     result = SEARCHES[cls](state, depth=2, evaluate=score_evaluation, observe=seen.add)
     assert action == str(result.action)
@@ -82,10 +90,7 @@ def test_illegal_successor_request_raises_in_the_student_code(tmp_path: Path) ->
     try:
         w.start()
         state = GameState.initial("testClassic")
-        w.send(("layout", state.layout.name, state.layout.to_text()))
-        w.call(("agent", "student", "MinimaxAgent", 2, "score"), deadline=deadline())
-        server = PacmanServer()
-        answer = w.call(("decide", *server.begin(state)), deadline=deadline(), serve=server.serve)
+        answer, server = decide(w, state)
         assert answer == "caught IllegalActionError"
         assert server.generated == {state}
     finally:
@@ -285,12 +290,7 @@ def test_run_as_keeps_the_student_away_from_the_graders_files(tmp_path: Path) ->
         w = Worker(student, python=python, run_as=user)
         try:
             w.start()
-            state = GameState.initial("testClassic")
-            w.send(("layout", state.layout.name, state.layout.to_text()))
-            w.call(("agent", "student", "MinimaxAgent", 2, "score"), deadline=deadline())
-            server = PacmanServer()
-            gid, fields = server.begin(state)
-            answer = w.call(("decide", gid, fields), deadline=deadline(), serve=server.serve)
+            answer, _ = decide(w, GameState.initial("testClassic"))
         finally:
             w.close()
     finally:
@@ -346,18 +346,8 @@ def test_a_worker_breaking_the_protocol_fails_only_itself(tmp_path: Path, payloa
     w = Worker(student)
     try:
         w.start()
-        state = GameState.initial("testClassic")
-        w.send(("layout", state.layout.name, state.layout.to_text()))
-        w.call(("agent", "student", "MinimaxAgent", 2, "score"), deadline=deadline())
-        server = PacmanServer()
-        gid, fields = server.begin(state)
         try:
-            answer = w.call(
-                ("decide", gid, fields),
-                deadline=deadline(),
-                serve=server.serve,
-                notice=server.notice,
-            )
+            answer, _ = decide(w, GameState.initial("testClassic"))
         except (WorkerLost, StudentError):
             return  # the worker is failed; the grader carries on
         assert answer in ("Stop", "West", "East", "North", "South") or isinstance(answer, BadAnswer)
