@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, TypeAlias
 
 from agents.evaluation import reflex_evaluation, score_evaluation
 from agents.search import SearchResult, alpha_beta, expectimax, minimax
@@ -20,8 +21,11 @@ __all__ = [
     "RandomAgent",
     "RandomGhost",
     "ReflexAgent",
+    "SamplingTable",
     "SearchAgent",
+    "classic_table",
     "sample_classic",
+    "sample_table",
 ]
 
 
@@ -150,17 +154,37 @@ def sample_classic(distribution: dict[Direction, float], rng: _Random) -> Direct
     >>> sample_classic({Direction.WEST: 0.5, Direction.EAST: 0.5}, Fixed())
     <Direction.EAST: 'East'>
     """
+    return sample_table(classic_table(distribution), rng)
+
+
+SamplingTable: TypeAlias = tuple[tuple[Direction, ...], tuple[float, ...]]
+"""Actions sorted by name and their cumulative probabilities, ready for `sample_table`."""
+
+
+def classic_table(distribution: dict[Direction, float]) -> SamplingTable:
+    """Precompute the classic draw from ``distribution``, for sampling it many times.
+
+    The cumulative sums are added up in the same order as the classic sampler does, so
+    the same draw picks the same action (to the last bit).
+    """
     items = sorted(distribution.items())
     probs = [p for _, p in items]
     total = sum(probs)
     if total != 1:
         probs = [p / total for p in probs]
-    draw = rng.random()
-    i, cumulative = 0, probs[0]
-    while draw > cumulative and i + 1 < len(probs):
-        i += 1
-        cumulative += probs[i]
-    return items[i][0]
+    cumulative = []
+    running = 0.0
+    for i, p in enumerate(probs):
+        running = p if i == 0 else running + p
+        cumulative.append(running)
+    return tuple(a for a, _ in items), tuple(cumulative)
+
+
+def sample_table(table: SamplingTable, rng: _Random) -> Direction:
+    """Draw once from a `classic_table`: the first action whose cumulative sum reaches it."""
+    actions, cumulative = table
+    i = bisect_left(cumulative, rng.random())
+    return actions[min(i, len(actions) - 1)]
 
 
 def _normalised(dist: dict[Direction, float]) -> dict[Direction, float]:

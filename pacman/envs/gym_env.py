@@ -84,31 +84,32 @@ class _MemoGhost:
     calling the ghost (a test checks it), at a fraction of the cost.
     """
 
-    __slots__ = ("_cache", "_ghost", "_index", "_key", "_sample")
+    __slots__ = ("_cache", "_ghost", "_index", "_key", "_sample", "_table")
 
     def __init__(
         self,
         ghost: Any,
         key: Callable[[GameState, int], tuple[Any, ...]],
-        cache: dict[tuple[Any, ...], dict[Direction, float]],
+        cache: dict[tuple[Any, ...], Any],
     ) -> None:
-        from agents.players import sample_classic
+        from agents.players import classic_table, sample_table
 
         self._ghost = ghost
         self._index: int = ghost.index
         self._key = key
-        self._cache = cache
-        self._sample = sample_classic
+        self._cache = cache  # key -> the classic sampler's precomputed table
+        self._table = classic_table
+        self._sample = sample_table
 
     def get_action(self, state: GameState) -> Direction:
         key = self._key(state, self._index)
-        dist = self._cache.get(key)
-        if dist is None:
+        table = self._cache.get(key)
+        if table is None:
             if len(self._cache) >= _CACHE_LIMIT:
                 self._cache.clear()
-            dist = self._ghost.distribution(state)
-            self._cache[key] = dist
-        return self._sample(dist, self._ghost.rng)
+            table = self._table(self._ghost.distribution(state))
+            self._cache[key] = table
+        return self._sample(table, self._ghost.rng)
 
 
 class PacmanEnv(gym.Env[Any, np.int64]):
@@ -239,7 +240,7 @@ class PacmanEnv(gym.Env[Any, np.int64]):
         else:
             self.observation_space = self._renderer.observation_space()
 
-        self._memo: dict[tuple[Any, ...], dict[Direction, float]] = {}
+        self._memo: dict[tuple[Any, ...], Any] = {}
         self._initial = GameState.initial(self.layout, self.num_ghosts)  # immutable: reused
         self._state: GameState | None = None
         self._ghosts: list[GhostPolicy] = []

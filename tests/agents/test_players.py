@@ -3,6 +3,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from agents import (
     AlphaBetaAgent,
@@ -18,7 +20,7 @@ from agents import (
 )
 from agents.players import sample_classic
 from agents.search import alpha_beta, minimax
-from pacman import Direction, GameState, Layout
+from pacman import ACTION_ORDER, Direction, GameState, Layout
 from pacman.core.game import run_game
 
 
@@ -126,3 +128,39 @@ def test_better_evaluation_wins_against_random_ghosts() -> None:
         agents += [RandomGhost(i, random.Random(seed * 10 + i)) for i in (1, 2)]
         wins += run_game(start, agents).is_win
     assert wins >= 3
+
+
+def _classic_walk(distribution: dict[Direction, float], draw: float) -> Direction:
+    # The classic sampler, step by step (SPEC §5), as the reference for the table version.
+    items = sorted(distribution.items())
+    probs = [p for _, p in items]
+    total = sum(probs)
+    if total != 1:
+        probs = [p / total for p in probs]
+    i, cumulative = 0, probs[0]
+    while draw > cumulative and i + 1 < len(probs):
+        i += 1
+        cumulative += probs[i]
+    return items[i][0]
+
+
+@given(
+    weights=st.lists(
+        st.one_of(st.just(0.0), st.floats(min_value=1e-6, max_value=10.0)), min_size=1, max_size=5
+    ),
+    draw=st.one_of(st.floats(min_value=0.0, max_value=1.0), st.sampled_from([0.0, 0.5, 1.0])),
+)
+def test_table_sampling_picks_what_the_classic_walk_picks(
+    weights: list[float], draw: float
+) -> None:
+    from agents.players import classic_table, sample_table
+
+    if sum(weights) == 0:
+        weights[0] = 1.0
+    distribution = dict(zip(ACTION_ORDER, weights, strict=False))
+
+    class Fixed:
+        def random(self) -> float:
+            return draw
+
+    assert sample_table(classic_table(distribution), Fixed()) == _classic_walk(distribution, draw)
