@@ -9,6 +9,7 @@ protocol is replaced on the next test, so one bad test never stops the grading.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import pickle
@@ -387,6 +388,7 @@ def _worker_env() -> dict[str, str]:
     return env
 
 
+@functools.cache  # one probe per user and interpreter, however many workers
 def _identity(run_as: str | None, python: str) -> dict[str, Any]:
     """`subprocess.Popen` arguments that run the worker as user ``run_as``.
 

@@ -206,9 +206,9 @@ def replay(record: GameRecord) -> Iterator[GameState]:
             )
         yield state
     ended = "win" if state.is_win() else "lose" if state.is_lose() else None
-    if (record.outcome in ("win", "lose")) != (ended is not None) or (
-        ended is not None and record.outcome != ended
-    ):
+    # A finished game must say how it ended; one still in play must not claim an end.
+    fits = record.outcome == ended if ended else record.outcome not in ("win", "lose")
+    if not fits:
         actual = f"a {ended}" if ended else "a game still in play"
         raise ValueError(
             f"record says the game ended with {record.outcome!r}, "
