@@ -84,7 +84,7 @@ def _fail(message: str) -> int:
 
 
 def _list(specs: Sequence[object]) -> str:
-    from autograder.suite import QUESTIONS, TestSpec
+    from autograder.grading.suite import QUESTIONS, TestSpec
 
     lines = []
     for q in QUESTIONS:
@@ -109,15 +109,15 @@ def _grade(argv: Sequence[str]) -> int:
     else:
         message = f"The autograder could not grade {args.file}; see the staff."
     if status != 0 or not output.is_file():
-        from autograder.gradescope import failure_results
+        from autograder.reports.gradescope import failure_results
 
         output.write_text(failure_results(message), encoding="utf-8")
     return status
 
 
 def _grade_with(args: argparse.Namespace) -> int:
-    from autograder import report
-    from autograder.suite import build_suite, run_suite, select
+    from autograder.grading.suite import build_suite, run_suite, select
+    from autograder.reports import report
 
     if args.jobs < 1:
         return _fail(f"--jobs must be at least 1, got {args.jobs}")
@@ -198,8 +198,8 @@ def _init(argv: Sequence[str]) -> int:
 
 
 def _generate(argv: Sequence[str]) -> int:
-    from autograder.game_trace import generate_trace, load_game_traces
-    from autograder.tree_cases import generate_tree_solutions
+    from autograder.grading.traces import generate_trace, load_game_traces
+    from autograder.grading.trees import generate_tree_solutions
 
     p = Parser(
         prog="autograder generate",
@@ -225,7 +225,7 @@ def _generate(argv: Sequence[str]) -> int:
 
 
 def _package(argv: Sequence[str]) -> int:
-    from autograder.gradescope import write_package
+    from autograder.reports.gradescope import write_package
 
     p = Parser(
         prog="autograder gradescope-package",

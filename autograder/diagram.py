@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 
+from autograder.algorithms import algorithm as algorithm_row
 from autograder.tree import TreeGame
 
 __all__ = ["draw_tree"]
@@ -27,7 +28,7 @@ _MAX_LINES = 400
 def _role(agent: int, num_agents: int, algorithm: str) -> str:
     if agent == 0:
         return "max"
-    kind = "chance" if algorithm == "expectimax" else "min"
+    kind = algorithm_row(algorithm).ghost_role
     return kind if num_agents == 2 else f"{kind} g{agent}"
 
 

@@ -4,7 +4,7 @@ Run from the repository root: ``python autograder/cases/make_cases.py``. The
 lecture-style trees below are written by hand; the chain and random families are built
 from fixed seeds, so every run writes the same files. Each tree goes to the folders of
 the algorithms listed with it; the expected answers are then filled in by our reference
-agents (`autograder.tree_cases.generate_tree_solutions`). Edit the trees here, not in
+agents (`autograder.grading.trees.generate_tree_solutions`). Edit the trees here, not in
 the generated files, and check the files in.
 """
 
@@ -20,10 +20,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
-from autograder.catalogue import BUGS, Flaws, flawed_search  # noqa: E402
+from autograder.algorithms import algorithm_names  # noqa: E402
 from autograder.diagram import draw_tree  # noqa: E402
+from autograder.grading.catalogue import BUGS, Flaws, flawed_search  # noqa: E402
+from autograder.grading.trees import generate_tree_solutions  # noqa: E402
 from autograder.tree import TreeGame  # noqa: E402
-from autograder.tree_cases import ALGORITHMS, generate_tree_solutions  # noqa: E402
 
 PACMAN_MOVES = ("West", "Stop", "East", "North", "South")
 GHOST_MOVES = ("West", "East", "North", "South")
@@ -44,7 +45,7 @@ class Spec:
     lose: tuple[str, ...] = ()
     diagram: str = ""
     start: str = "A"
-    algorithms: tuple[str, ...] = ALGORITHMS
+    algorithms: tuple[str, ...] = algorithm_names()
     notes: dict[str, str] = field(default_factory=dict)
 
 
@@ -661,12 +662,12 @@ def main() -> None:
     for spec in [*HAND, *CHAINS, *RANDOM]:
         for algorithm in spec.algorithms:
             written.add(write(spec, algorithm))
-    for algorithm in ALGORITHMS:  # only the tree folders: the other cases are not ours
+    for algorithm in algorithm_names():  # only the tree folders: the other cases are not ours
         for path in (HERE / algorithm).glob("*.toml"):
             if path not in written:
                 path.unlink()
     generate_tree_solutions(HERE)
-    for algorithm in ALGORITHMS:
+    for algorithm in algorithm_names():
         print(algorithm, len(list((HERE / algorithm).glob("*.toml"))), "cases")
 
 

@@ -121,7 +121,7 @@ def test_gradescope_package_has_executable_scripts_and_the_project(
 def test_run_autograder_always_leaves_results_json(
     tmp_path: Path, submission: Path | None, expected: str
 ) -> None:
-    from autograder.gradescope import RUN_AUTOGRADER
+    from autograder.reports.gradescope import RUN_AUTOGRADER
 
     root = tmp_path / "autograder"
     bin_dir = root / "venv" / "bin"
@@ -196,7 +196,7 @@ def test_run_autograder_hides_the_cases_from_nobody(tmp_path: Path) -> None:
         pwd.getpwnam("nobody")
     except KeyError:
         pytest.skip("no user nobody on this machine")
-    from autograder.gradescope import RUN_AUTOGRADER
+    from autograder.reports.gradescope import RUN_AUTOGRADER
 
     # An installed package stand-in: `import autograder` finds it, with its cases folder.
     site = tmp_path / "site"

@@ -10,12 +10,16 @@ from hypothesis import strategies as st
 
 from agents.evaluation import score_evaluation
 from agents.search import SearchResult, alpha_beta, expectimax, minimax
-from autograder.catalogue import BUGS, Flaws, diagnose, diagnose_all, flawed_search
+from autograder.algorithms import algorithm_names
+from autograder.grading.catalogue import BUGS, Flaws, diagnose, diagnose_all, flawed_search
+from autograder.grading.trees import check_tree_case
+from autograder.reading.case_folders import load_tree_cases
+from autograder.reading.tree_cases import TreeCase
 from autograder.tree import TreeGame
-from autograder.tree_cases import ALGORITHMS, TreeCase, check_tree_case, load_tree_cases
 from pacman import GameState
 from tests.agents.test_search import random_tree
 
+ALGORITHMS = algorithm_names()
 CASES = {case.name: case for algorithm in ALGORITHMS for case in load_tree_cases(algorithm)}
 REFERENCE: dict[str, Callable[..., SearchResult]] = {
     "minimax": minimax,

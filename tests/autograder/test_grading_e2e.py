@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from autograder.cli import STARTER, main
-from autograder.tree_cases import load_tree_cases
+from autograder.reading.case_folders import load_tree_cases
 
 FIXTURES = Path(__file__).with_name("fixtures")
 SOLUTION = FIXTURES / "solution" / "multi_agents.py"
@@ -144,7 +144,7 @@ def test_classic_camel_case_submission_scores_full_marks(
 
 
 def test_an_endless_loop_costs_a_question_two_timeouts_not_one_per_test(tmp_path: Path) -> None:
-    from autograder.suite import GIVE_UP_AFTER_TIMEOUTS
+    from autograder.grading.suite import GIVE_UP_AFTER_TIMEOUTS
 
     looping = tmp_path / "multi_agents.py"
     looping.write_text(

@@ -18,10 +18,11 @@ from typing import Any
 import pytest
 
 from autograder.cli import main
-from autograder.proxy_server import PacmanServer
-from autograder.suite import TestSpec, run_tree_test
-from autograder.tree_cases import parse_tree_case, reference_run
-from autograder.worker_client import StudentError, Worker
+from autograder.grading.servers import PacmanServer
+from autograder.grading.suite import TestSpec, run_tree_test
+from autograder.grading.trees import reference_run
+from autograder.grading.workers import StudentError, Worker
+from autograder.reading.tree_cases import parse_tree_case
 from pacman import GameState
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,7 +55,7 @@ def test_rewriting_the_case_files_at_import_changes_no_verdict(tmp_path: Path) -
         tmp_path,
         f"""
         import json, pathlib
-        from autograder.student import MultiAgentSearchAgent
+        from autograder.sandbox.student import MultiAgentSearchAgent
 
         for p in pathlib.Path({str(cases)!r}).rglob("*"):
             if p.name.endswith(".trace.json"):
@@ -82,7 +83,7 @@ def test_rewriting_the_case_files_at_import_changes_no_verdict(tmp_path: Path) -
 
 _KEEPS_A_CHILD = {
     "new": """
-        from autograder.student import MultiAgentSearchAgent
+        from autograder.sandbox.student import MultiAgentSearchAgent
 
         class MinimaxAgent(MultiAgentSearchAgent):
             kept = None
@@ -170,7 +171,7 @@ def test_notices_count_only_states_sent_ahead_in_this_decision() -> None:
 
 _SCORE_AT_LEAVES = {
     "new": """
-        from autograder.student import MultiAgentSearchAgent
+        from autograder.sandbox.student import MultiAgentSearchAgent
 
         class MinimaxAgent(MultiAgentSearchAgent):
             def get_action(self, state):
@@ -285,10 +286,10 @@ def test_a_search_without_a_terminal_check_is_diagnosed(tmp_path: Path) -> None:
     [
         "agents",
         "agents.players",
-        "autograder.tree_cases",
-        "autograder.catalogue",
-        "autograder.game_trace",
-        "autograder.suite",
+        "autograder.reading.tree_cases",
+        "autograder.grading.catalogue",
+        "autograder.grading.traces",
+        "autograder.grading.suite",
     ],
 )
 def test_reference_and_grader_modules_cannot_be_imported(tmp_path: Path, module: str) -> None:
@@ -299,7 +300,8 @@ def test_reference_and_grader_modules_cannot_be_imported(tmp_path: Path, module:
             w.start()
     finally:
         w.close()
-    top = module if module.startswith("autograder") else "agents"
+    # The first package on the way that is not the student's: agents, autograder.<layer>.
+    top = ".".join(module.split(".")[:2]) if module.startswith("autograder") else "agents"
     assert f"ImportError: {top} is not available to submissions" in str(info.value)
 
 
@@ -330,7 +332,7 @@ def test_an_evaluation_function_taken_from_our_code_is_refused(tmp_path: Path) -
     path = student(
         tmp_path,
         """
-        from autograder.student import get_evaluation
+        from autograder.sandbox.student import get_evaluation
 
         better_evaluation = get_evaluation("better")
         """,

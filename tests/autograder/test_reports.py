@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from autograder.report import REPORT_FORMAT, gradescope_report, json_report, text_report
+from autograder.reports.report import REPORT_FORMAT, gradescope_report, json_report, text_report
 from autograder.results import QuestionResult, Status, TestResult
 
 RESULTS = [
@@ -96,7 +96,7 @@ def test_a_repeated_error_is_shown_once_and_the_common_bug_is_named() -> None:
     assert text.count(error[0]) == 1
     assert "(the same as q2/a)" in text
     assert text.count(failed[0]) == 3  # failures keep their own details
-    from autograder.catalogue import BUGS
+    from autograder.grading.catalogue import BUGS
 
     summary = BUGS["depth-per-agent"].summary
     assert f"Most of these failures point to one bug (2 of 5): {summary}" in text

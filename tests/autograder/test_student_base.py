@@ -9,7 +9,7 @@ import pytest
 
 from agents.evaluation import better_evaluation, score_evaluation
 from autograder.cli import STARTER
-from autograder.student import MultiAgentSearchAgent, resolve_evaluation
+from autograder.sandbox.student import MultiAgentSearchAgent, resolve_evaluation
 from pacman.cli import main as pacman_main
 
 SOLUTION = Path(__file__).with_name("fixtures") / "solution" / "multi_agents.py"
@@ -81,7 +81,7 @@ def test_evalfn_better_means_the_students_own_function(tmp_path: Path) -> None:
 
     student = tmp_path / "multi_agents.py"
     student.write_text(
-        "from autograder.student import MultiAgentSearchAgent\n"
+        "from autograder.sandbox.student import MultiAgentSearchAgent\n"
         "class ExpectimaxAgent(MultiAgentSearchAgent):\n"
         "    pass\n"
         "def better_evaluation(state):\n"

@@ -8,17 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from autograder.algorithms import algorithm_names
+from autograder.grading.trees import check_tree_case, generate_tree_solutions, reference_run
+from autograder.reading.case_folders import load_tree_cases, read_tree_case
+from autograder.reading.tree_cases import TreeCase, parse_tree_case
 from autograder.results import CaseFormatError
-from autograder.tree_cases import (
-    ALGORITHMS,
-    TreeCase,
-    check_tree_case,
-    generate_tree_solutions,
-    load_tree_cases,
-    parse_tree_case,
-    read_tree_case,
-    reference_run,
-)
+
+ALGORITHMS = algorithm_names()
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGED = ROOT / "autograder" / "cases"
@@ -317,7 +313,7 @@ def test_big_unsearched_subtrees_are_folded() -> None:
 
 
 def test_two_bugs_at_once_get_facts_and_the_closest_bug() -> None:
-    from autograder.catalogue import BUGS, Flaws, flawed_search
+    from autograder.grading.catalogue import BUGS, Flaws, flawed_search
 
     c = case("alpha_beta/lose-trap-depth-2")
     seen = {c.game.start}

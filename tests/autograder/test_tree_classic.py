@@ -4,9 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from autograder.classic_format import parse_classic_text, read_graph_game_tree_test
+from autograder.grading.trees import check_tree_case, generate_tree_solutions
+from autograder.reading.case_folders import load_tree_cases
+from autograder.reading.classic_format import parse_classic_text, read_graph_game_tree_test
 from autograder.results import CaseFormatError
-from autograder.tree_cases import check_tree_case, generate_tree_solutions, load_tree_cases
 
 # A classic-format tree test of our own: a lost state that still lists a move.
 CLASSIC_TEST = '''\

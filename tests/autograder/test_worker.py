@@ -9,10 +9,10 @@ import pytest
 
 from agents.evaluation import score_evaluation
 from agents.search import alpha_beta, expectimax, minimax
-from autograder.proxy import decode_request, encode_request
-from autograder.proxy_server import PacmanServer, TreeServer
+from autograder.grading.servers import PacmanServer, TreeServer
+from autograder.grading.workers import BadAnswer, StudentError, Worker, WorkerLost
+from autograder.sandbox.proxy import decode_request, encode_request
 from autograder.tree import TreeGame
-from autograder.worker_client import BadAnswer, StudentError, Worker, WorkerLost
 from pacman import GameState
 
 SEARCHES = {"MinimaxAgent": minimax, "AlphaBetaAgent": alpha_beta, "ExpectimaxAgent": expectimax}
@@ -359,7 +359,7 @@ def test_a_worker_breaking_the_protocol_fails_only_itself(tmp_path: Path, payloa
 def test_exit_status_is_read_without_reaping_the_worker(argv: list[str], status: int) -> None:
     import subprocess
 
-    from autograder.worker_client import _exit_status
+    from autograder.grading.workers import _exit_status
 
     proc = subprocess.Popen(argv)
     for _ in range(500):

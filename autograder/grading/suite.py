@@ -17,17 +17,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from autograder.evalagent import EvalAgentCase, load_eval_agent_cases, run_eval_agent
-from autograder.game_trace import (
-    STUDENT_CLASSES,
+from autograder.algorithms import ALGORITHMS
+from autograder.algorithms import algorithm as algorithm_row
+from autograder.grading.eval_games import EvalAgentCase, load_eval_agent_cases, run_eval_agent
+from autograder.grading.servers import TreeServer
+from autograder.grading.traces import (
     GameTraceCase,
     load_game_traces,
     run_game_trace,
 )
-from autograder.proxy_server import TreeServer
+from autograder.grading.trees import check_tree_case
+from autograder.grading.workers import StudentError, Worker, WorkerLost
+from autograder.reading.case_folders import load_tree_cases
+from autograder.reading.tree_cases import TreeCase
 from autograder.results import QuestionResult, TestResult
-from autograder.tree_cases import TreeCase, check_tree_case, load_tree_cases
-from autograder.worker_client import StudentError, Worker, WorkerLost
 
 __all__ = [
     "GIVE_UP_AFTER_TIMEOUTS",
@@ -64,12 +67,11 @@ class Question:
 
 QUESTIONS: Final = (
     Question("q1", "Reflex agent", 4, False),
-    Question("q2", "Minimax", 5, True, "minimax"),
-    Question("q3", "Alpha-beta pruning", 5, True, "alpha_beta"),
-    Question("q4", "Expectimax", 5, True, "expectimax"),
+    *(Question(a.question, a.title, a.points, True, a.name) for a in ALGORITHMS),
     Question("q5", "Evaluation function", 6, False),
 )
-"""The default suite's questions, in order."""
+"""The default suite's questions, in order: one per graded algorithm between the reflex
+agent and the evaluation function."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +157,7 @@ def run_tree_test(spec: TestSpec, worker: Worker, *, timeout_scale: float = 1.0)
     t0 = time.monotonic()
     deadline = t0 + TREE_SECONDS * timeout_scale
     server = TreeServer(case.game)
-    cls = STUDENT_CLASSES[case.algorithm]
+    cls = algorithm_row(case.algorithm).student_class
     try:
         worker.ensure()
         worker.clear_output()

@@ -1,4 +1,6 @@
-"""The worker process: the only place the student's code runs (``python -m autograder.worker``).
+"""The worker process: the only place the student's code runs.
+
+Run as ``python -m autograder.sandbox.worker``.
 
 The grader starts it with the channel on its standard input and output. The worker moves
 the channel to private descriptors and points descriptors 0-2 elsewhere (input at the
@@ -15,8 +17,8 @@ could write anything to the pipe:
 
 Before the student's file is imported, the worker limits its own address space
 (`MEMORY_LIMIT_BYTES`) and output, imports everything it needs itself, and then makes
-our reference agents (``agents``) and the grader's data modules (``autograder.*`` other
-than the student base class and the proxies) unimportable. After the import it refuses a
+our reference agents (``agents``) and the grader's modules (the autograder except this
+``autograder.sandbox`` package) unimportable. After the import it refuses a
 graded class whose action method, or a graded evaluation function, was not written in
 the student's file. These checks stop the casual reuse of our reference code; they run
 in the student's own process, so a determined submission can undo them. What it cannot
@@ -47,10 +49,13 @@ OUTPUT_LIMIT_BYTES: Final = 8 * 1024 * 1024
 MEMORY_LIMIT_BYTES: Final = 2 * 1024**3
 """Address space the worker may use (RLIMIT_AS): a bigger allocation raises MemoryError."""
 
-_WORKER_MODULES: Final = frozenset(
-    {"autograder", "autograder.student", "autograder.proxy", "autograder.proxy_camel"}
-)
-"""The autograder modules a submission may import: the base class and the proxies."""
+_SANDBOX: Final = "autograder.sandbox"
+"""The autograder package a submission may import: the worker, the proxies, the base
+class (everything else of the autograder is the grader's)."""
+
+_STUDENT_NAMES: Final = frozenset({"autograder", "autograder.student"})
+"""The package itself and the public name of the base class (`autograder.student` re-exports
+`autograder.sandbox.student`, the name starter files import)."""
 
 _REFERENCE_PACKAGES: Final = ("agents", "autograder")
 """Packages whose code is not the student's: a graded method or function found there is
@@ -64,13 +69,18 @@ class SubmissionError(Exception):
 def is_blocked_module(name: str) -> bool:
     """Whether a submission may not import the module ``name``.
 
-    >>> [is_blocked_module(n) for n in ("agents.players", "autograder.student", "pacman")]
-    [True, False, False]
+    >>> names = ("agents.players", "autograder.student", "autograder.sandbox.proxy", "pacman")
+    >>> [is_blocked_module(n) for n in names]
+    [True, False, False, False]
+    >>> is_blocked_module("autograder.grading.catalogue")
+    True
     """
     top = name.partition(".")[0]
     if top == "agents":
         return True
-    return top == "autograder" and name not in _WORKER_MODULES
+    if top != "autograder" or name in _STUDENT_NAMES:
+        return False
+    return name != _SANDBOX and not name.startswith(_SANDBOX + ".")
 
 
 class _BlockReference:
@@ -110,7 +120,7 @@ class _Worker:
 
     def answer(self, action: Any) -> None:
         _notify(self.channel)
-        from autograder.proxy import MAX_ACTION_CHARS
+        from autograder.sandbox.proxy import MAX_ACTION_CHARS
 
         if action is None:
             text = "\x00None"
@@ -207,8 +217,8 @@ class _Worker:
         self.ok(names=sorted(n for n in vars(module) if not n.startswith("_")))
 
     def make_agent(self, source: str, name: str, depth: int | None, evaluation: str | None) -> None:
-        from autograder import proxy_camel
-        from autograder.proxy import tree_value
+        from autograder.sandbox import classic_state as proxy_camel
+        from autograder.sandbox.proxy import tree_value
 
         evaluate: Any = None
         if evaluation == "tree":
@@ -243,7 +253,7 @@ class _Worker:
 
     def student_function(self, name: str) -> Any:
         """The student's function ``name``, or its classic camelCase version, wrapped."""
-        from autograder.proxy_camel import ClassicState
+        from autograder.sandbox.classic_state import ClassicState
 
         fn = getattr(self.module, name, None)
         if callable(fn):
@@ -267,7 +277,7 @@ class _Worker:
 
     def decide(self, state: Any) -> None:
         if self.classic:
-            from autograder.proxy_camel import ClassicState
+            from autograder.sandbox.classic_state import ClassicState
 
             self.answer(self.agent.getAction(ClassicState(state)))
         else:
@@ -275,7 +285,7 @@ class _Worker:
 
     def register(self, state: Any) -> None:
         if self.classic:
-            from autograder.proxy_camel import ClassicState
+            from autograder.sandbox.classic_state import ClassicState
 
             register = getattr(self.agent, "registerInitialState", None)
             state = ClassicState(state)
@@ -286,7 +296,7 @@ class _Worker:
         self.ok()
 
     def handle(self, message: tuple[Any, ...]) -> None:
-        from autograder import proxy
+        from autograder.sandbox import proxy
 
         kind = message[0]
         if kind in ("decide", "play", "tree", "register"):
@@ -347,13 +357,13 @@ class _Duplex:
 
 
 def _notify(channel: _Duplex) -> None:
-    from autograder.proxy import flush_notices
+    from autograder.sandbox.proxy import flush_notices
 
     flush_notices(channel)
 
 
 _STUDENT_BASE: Any = None
-"""`autograder.student.MultiAgentSearchAgent`, set by `main` before any student code."""
+"""`autograder.sandbox.student.MultiAgentSearchAgent`, set by `main` before any student code."""
 
 _REFERENCE: dict[str, Any] = {}
 """What the worker itself takes from ``agents`` (imported before the import block)."""
@@ -417,14 +427,14 @@ def _limit_memory() -> None:
 def _block_reference_code() -> None:
     """Import what the worker needs, then make the rest of our code unimportable."""
     global _STUDENT_BASE
-    import autograder.proxy
-    import autograder.proxy_camel
-    import autograder.student
+    import autograder.sandbox.classic_state
+    import autograder.sandbox.proxy
+    import autograder.sandbox.student
     from agents.evaluation import get_evaluation
     from agents.registry import PACMAN_AGENTS
 
-    _ = autograder.proxy, autograder.proxy_camel
-    _STUDENT_BASE = autograder.student.MultiAgentSearchAgent
+    _ = autograder.sandbox.proxy, autograder.sandbox.classic_state
+    _STUDENT_BASE = autograder.sandbox.student.MultiAgentSearchAgent
     _REFERENCE["get_evaluation"] = get_evaluation
     _REFERENCE["PACMAN_AGENTS"] = PACMAN_AGENTS
     for name in [n for n in sys.modules if is_blocked_module(n)]:

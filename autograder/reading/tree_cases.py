@@ -1,4 +1,4 @@
-"""Reference game-tree cases for minimax, alpha-beta and expectimax, and their grading.
+"""Reference game-tree cases for the graded algorithms: the TOML format and its reader.
 
 A case is one small game tree, a depth, and the answer our reference search gives: the
 root action and the exact set of generated states (the start state plus every state a
@@ -31,45 +31,37 @@ Blank lines and ``#`` comments are allowed inside ``tree`` and ``values``. Every
 the search may evaluate needs a value, and every non-terminal state above the depth
 limit needs children; a malformed file raises `CaseFormatError` as ``path:line: ...``.
 Folders of classic Berkeley ``GraphGameTreeTest`` ``.test``/``.solution`` pairs load
-into the same `TreeCase` (see `autograder.classic_format`).
+into the same `TreeCase` (see `autograder.reading.classic_format`); folders of both are
+read by `autograder.reading.case_folders`, and cases are graded by
+`autograder.grading.trees`.
 """
 
 from __future__ import annotations
 
-import json
 import re
 import tomllib
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from agents.search import alpha_beta, expectimax, minimax
-from autograder.catalogue import closest_bug, diagnose_all
-from autograder.diagram import draw_tree
-from autograder.results import CaseFormatError, TestResult
+from autograder.algorithms import algorithm_names
+from autograder.results import CaseFormatError
 from autograder.tree import TreeGame
 
 __all__ = [
-    "ALGORITHMS",
     "TreeCase",
     "check_answer",
-    "check_tree_case",
-    "generate_tree_solutions",
-    "load_tree_cases",
+    "key_lines",
     "parse_edges",
     "parse_tree_case",
     "parse_values",
-    "read_tree_case",
-    "reference_run",
+    "read_text",
     "validate_tree",
 ]
 
-ALGORITHMS = ("minimax", "alpha_beta", "expectimax")
 """The algorithms with tree cases, in question order (q2, q3, q4)."""
 
-_SEARCHES = {"minimax": minimax, "alpha_beta": alpha_beta, "expectimax": expectimax}
 _KEYS = {
     "description",
     "algorithm",
@@ -119,7 +111,7 @@ class TreeCase:
 # --- reading -------------------------------------------------------------------------
 
 
-def _key_lines(text: str) -> dict[str, int]:
+def key_lines(text: str) -> dict[str, int]:
     """Line number (1-based) of each top-level ``key =`` in a TOML text."""
     found: dict[str, int] = {}
     for number, line in enumerate(text.splitlines(), start=1):
@@ -346,7 +338,7 @@ def parse_tree_case(
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise _toml_error(error, where) from None
-    lines = _key_lines(text)
+    lines = key_lines(text)
 
     def at(key: str) -> str:
         return f"{where}:{lines.get(key, 1)}"
@@ -369,10 +361,10 @@ def parse_tree_case(
         return value
 
     algorithm = get("algorithm", str)
-    if algorithm not in ALGORITHMS:
+    if algorithm not in algorithm_names():
         raise CaseFormatError(
             f"{at('algorithm')}: unknown algorithm {algorithm!r}; expected one of "
-            + ", ".join(ALGORITHMS)
+            + ", ".join(algorithm_names())
         )
     depth = get("depth", int)
     agents = get("agents", int)
@@ -442,340 +434,13 @@ def parse_tree_case(
     )
 
 
-def read_tree_case(path: Path, *, name: str | None = None) -> TreeCase:
-    """Read one case file: TOML (``.toml``) or a classic ``GraphGameTreeTest`` (``.test``).
+def read_text(path: Path) -> str:
+    """The text of a case file.
 
     Raises:
-        CaseFormatError: If the file is malformed or cannot be read.
+        CaseFormatError: If it cannot be read as UTF-8.
     """
-    path = Path(path)
-    if path.suffix == ".test":
-        from autograder.classic_format import read_graph_game_tree_test
-
-        case = read_graph_game_tree_test(path, name=name)
-        if case is None:
-            raise CaseFormatError(f"{path}:1: not a GraphGameTreeTest")
-        return case
-    return parse_tree_case(_read_text(path), path=path, name=name)
-
-
-def _read_text(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise CaseFormatError(f"{path}:1: cannot read case file: {error}") from None
-
-
-def _packaged_cases() -> Path:
-    return Path(str(resources.files("autograder") / "cases"))
-
-
-def _case_files(algorithm: str, folder: Path | None) -> tuple[Path, list[Path], bool]:
-    """The folder to scan, its case files, and whether it is an algorithm's own folder."""
-    root = _packaged_cases() if folder is None else Path(folder)
-    if not root.is_dir():
-        raise CaseFormatError(f"{root}:1: no such case folder")
-    own = (root / algorithm).is_dir()
-    base = root / algorithm if own else root
-    files = sorted(p for p in base.rglob("*") if p.suffix in (".toml", ".test") and p.is_file())
-    return base, files, own
-
-
-def _load(algorithm: str, folder: Path | None, *, require_answer: bool) -> list[TreeCase]:
-    if algorithm not in ALGORITHMS:
-        raise ValueError(f"unknown algorithm {algorithm!r}; expected one of {ALGORITHMS}")
-    base, files, own = _case_files(algorithm, folder)
-    cases = []
-    for path in files:
-        name = f"{algorithm}/{path.relative_to(base).with_suffix('').as_posix()}"
-        if path.suffix == ".test":
-            from autograder.classic_format import read_graph_game_tree_test
-
-            case = read_graph_game_tree_test(path, name=name, require_answer=require_answer)
-            if case is None:
-                continue  # another classic test class (PacmanGameTreeTest, ...)
-        else:
-            case = parse_tree_case(
-                _read_text(path), path=path, name=name, require_answer=require_answer
-            )
-        if case.algorithm != algorithm:
-            if own:
-                raise CaseFormatError(
-                    f"{path}:{_key_lines(_read_text(path)).get('algorithm', 1)}: algorithm "
-                    f"{case.algorithm!r} does not match its folder {algorithm!r}"
-                )
-            continue
-        cases.append(case)
-    return sorted(cases, key=lambda c: c.name)
-
-
-def load_tree_cases(algorithm: str, folder: Path | None = None) -> list[TreeCase]:
-    """Load the tree cases of one algorithm, sorted by name.
-
-    Args:
-        algorithm: One of `ALGORITHMS`.
-        folder: A cases folder. If it has a subfolder named after ``algorithm``, that
-            subfolder is read and every file in it must be for ``algorithm``; otherwise
-            the folder itself is read and cases for other algorithms are skipped. Both
-            ``.toml`` cases and classic ``GraphGameTreeTest`` ``.test`` files (with their
-            ``.solution``) are read, recursively. Default: the packaged cases.
-
-    Returns:
-        The cases, sorted by name.
-
-    Raises:
-        ValueError: If ``algorithm`` is unknown.
-        CaseFormatError: If a file is malformed (the message names file and line).
-    """
-    return _load(algorithm, folder, require_answer=True)
-
-
-# --- running and grading -------------------------------------------------------------
-
-
-def reference_run(case: TreeCase, algorithm: str | None = None) -> tuple[str, frozenset[str]]:
-    """Run our reference search on the case's tree.
-
-    Args:
-        case: The case.
-        algorithm: Which search to run (default: the case's algorithm).
-
-    Returns:
-        The root action and the names of the generated states, the start included.
-    """
-    search = _SEARCHES[algorithm or case.algorithm]
-    seen = {case.game.start}
-    result = search(
-        case.game.root,
-        depth=case.depth,
-        evaluate=case.game.evaluate,
-        observe=lambda s: seen.add(s.name),
-    )
-    return str(result.action), frozenset(seen)
-
-
-def _names(states: Iterable[str]) -> str:
-    listed = sorted(states)
-    if len(listed) > 30:
-        return " ".join(listed[:30]) + f" ... ({len(listed) - 30} more)"
-    return " ".join(listed)
-
-
-def _marks(case: TreeCase, got: frozenset[str]) -> dict[str, str]:
-    searched = reference_run(case, "minimax")[1]
-    marks = {}
-    for name in case.game.names:
-        expected = name in case.expected_generated
-        if expected and name in got:
-            marks[name] = "generated"
-        elif expected:
-            marks[name] = "MISSING"
-        elif name in got:
-            marks[name] = "EXTRA"
-        elif name in searched:
-            marks[name] = "pruned"
-        else:
-            marks[name] = "not searched"
-    return marks
-
-
-def _observations(case: TreeCase, got: frozenset[str]) -> list[str]:
-    """Plain facts about where the student's search went wrong, bug or no bug."""
-    game, n = case.game, case.game.num_agents
-    limit = case.depth * n
-    turn, parent = {game.start: 0}, {}
-    todo = [game.start]
-    while todo:
-        name = todo.pop()
-        for _, child in game.children(name):
-            if child not in turn:
-                turn[child], parent[child] = turn[name] + 1, name
-                todo.append(child)
-    terminal = game.win_states | game.lose_states
-    extra = got - case.expected_generated
-    facts = []
-    under_terminal = sorted(x for x in extra if parent.get(x) in terminal)
-    if under_terminal:
-        facts.append(
-            "You expanded won or lost states: "
-            + ", ".join(f"{x} (below {parent[x]})" for x in under_terminal)
-            + "."
-        )
-    too_deep = sorted(x for x in extra if turn.get(x, 0) > limit)
-    if too_deep:
-        facts.append(
-            f"You generated states more than {limit} moves below the start (depth "
-            f"{case.depth} x {n} agents): {_names(too_deep)}."
-        )
-    reached = max((turn[x] for x in got if x in turn), default=0)
-    wanted = max(turn[x] for x in case.expected_generated)
-    if reached < wanted:
-        facts.append(
-            f"Your search went {reached} moves deep; it should reach {wanted} "
-            f"(depth {case.depth} x {n} agents = {limit} moves, fewer where a game ends)."
-        )
-    return facts
-
-
-def check_tree_case(
-    case: TreeCase,
-    *,
-    question: str,
-    action: str | None,
-    generated: Collection[str],
-    points: float = 0.0,
-    output: str = "",
-    seconds: float = 0.0,
-) -> TestResult:
-    """Grade what a student's agent did on a case.
-
-    Args:
-        case: The case.
-        question: The question it belongs to (``"q2"``); the test is named
-            ``"<question>/<file stem>"``.
-        action: What the agent returned, as a string; ``None`` if nothing usable.
-        generated: Names of the states the grader saw generated (the start is added).
-        points: Points for a pass (also the test's ``max_points``).
-        output: What the student's code printed.
-        seconds: How long the agent took.
-
-    Returns:
-        A passed result, or a failed one whose messages give expected against actual
-        action, the extra and missing states, the likely bug and the marked tree, and
-        whose ``diagnosis`` names the catalogued bug when one reproduces the answer.
-    """
-    got = frozenset(generated) | {case.game.start}
-    short = case.name.split("/", 1)[-1]
-    name = f"{question}/{short}"
-    action_ok = action is not None and str(action) == case.expected_action
-    if action_ok and got == case.expected_generated:
-        return TestResult(
-            name,
-            question,
-            "passed",
-            points=points,
-            max_points=points,
-            messages=(
-                f"action {case.expected_action!r} and all {len(got)} generated states match",
-            ),
-            output=output,
-            seconds=seconds,
-        )
-    messages = [
-        f"{case.description} ({case.algorithm}, depth {case.depth}, {case.game.num_agents} agents)"
-    ]
-    if action is None:
-        messages.append(f"Your agent returned no usable action; expected {case.expected_action!r}.")
-    elif not action_ok:
-        legal = case.game.root.legal_actions(0)
-        if action not in legal:
-            messages.append(
-                f"Wrong action: expected {case.expected_action!r}, got {action!r}, which is "
-                f"not a legal action at the root (legal: {', '.join(map(repr, legal))})."
-            )
-        else:
-            messages.append(f"Wrong action: expected {case.expected_action!r}, got {action!r}.")
-    extra = got - case.expected_generated
-    missing = case.expected_generated - got
-    if extra:
-        messages.append(f"Generated {len(extra)} states that should not be: {_names(extra)}")
-    if missing:
-        messages.append(
-            f"Missing {len(missing)} states that should be generated: {_names(missing)}"
-        )
-    bugs = diagnose_all(case, case.algorithm, action=action, generated=got)
-    if bugs:
-        messages.append(f"Likely bug: {bugs[0].summary}.")
-        messages.append(f"Hint: {bugs[0].hint}.")
-        if len(bugs) > 1:
-            messages.append(
-                "This answer is also what these bugs give: "
-                + "; ".join(b.summary for b in bugs[1:])
-            )
-    else:
-        messages.append("No known bug gives exactly this answer; compare with the tree below.")
-        messages.extend(_observations(case, got))
-        near = closest_bug(case, case.algorithm, action=action, generated=got)
-        if near is not None:
-            messages.append(f"Closest known bug (not an exact match): {near.summary}.")
-    if case.diagram:
-        messages.append("Tree:")
-        messages.extend(case.diagram.splitlines())
-    messages.append(
-        "Search trace (generated = right; MISSING = you did not generate it; EXTRA = you "
-        "should not have; pruned / not searched = correctly left alone):"
-    )
-    drawing = draw_tree(
-        case.game,
-        case.depth,
-        _marks(case, got),
-        algorithm=case.algorithm,
-        collapse=("pruned", "not searched"),
-    )
-    messages.extend(drawing.splitlines())
-    return TestResult(
-        name,
-        question,
-        "failed",
-        points=0.0,
-        max_points=points,
-        messages=tuple(messages),
-        diagnosis=bugs[0].name if bugs else None,
-        output=output,
-        seconds=seconds,
-    )
-
-
-# --- generating answers --------------------------------------------------------------
-
-
-def _rewrite_toml(text: str, action: str, generated: frozenset[str]) -> str:
-    lines = {
-        "expected_action": f"expected_action = {json.dumps(action)}",
-        "expected_generated": f"expected_generated = {json.dumps(' '.join(sorted(generated)))}",
-    }
-    for key, line in lines.items():
-        pattern = re.compile(rf"^{key}\s*=.*$", re.MULTILINE)
-        found = pattern.search(text)
-        if found:
-            text = text[: found.start()] + line + text[found.end() :]
-        else:
-            text = text.rstrip("\n") + "\n" + line + "\n"
-    return text
-
-
-def generate_tree_solutions(folder: Path | None = None, algorithm: str | None = None) -> list[Path]:
-    """Write the reference answers into case files.
-
-    For TOML cases the ``expected_action`` and ``expected_generated`` lines are
-    rewritten (or added) in place; for classic ``.test`` files the ``.solution`` file
-    beside it is written. Files whose answer is already right are left untouched.
-
-    Args:
-        folder: A cases folder, read as `load_tree_cases` reads it (default: the
-            packaged cases).
-        algorithm: Only this algorithm's cases (default: all of `ALGORITHMS`).
-
-    Returns:
-        The paths written.
-
-    Raises:
-        ValueError: If ``algorithm`` is unknown.
-        CaseFormatError: If a case file is malformed.
-    """
-    changed = []
-    for algo in ALGORITHMS if algorithm is None else (algorithm,):
-        for case in _load(algo, folder, require_answer=False):
-            assert case.path is not None  # loaded from a file
-            action, generated = reference_run(case)
-            if action == case.expected_action and generated == case.expected_generated:
-                continue
-            if case.path.suffix == ".test":
-                from autograder.classic_format import write_solution
-
-                changed.append(write_solution(case.path, action, generated))
-            else:
-                text = _read_text(case.path)
-                case.path.write_text(_rewrite_toml(text, action, generated), encoding="utf-8")
-                changed.append(case.path)
-    return changed

@@ -122,7 +122,7 @@ def _likely_bug(q: QuestionResult, indent: str) -> list[str]:
     if len(failing) < 2 or not named:
         return []
     name, count = named.most_common(1)[0]
-    from autograder.catalogue import BUGS
+    from autograder.grading.catalogue import BUGS
 
     bug = BUGS.get(name)
     what = bug.summary if bug is not None else name

@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from autograder.proxy import state_fields
+from autograder.sandbox.proxy import state_fields
 from autograder.tree import TreeGame, TreeState
 from pacman.core.errors import PacmanError
 from pacman.core.state import GameState

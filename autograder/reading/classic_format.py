@@ -19,29 +19,23 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from autograder.results import CaseFormatError
-from autograder.tree import TreeGame
-from autograder.tree_cases import (
+from autograder.algorithms import by_class
+from autograder.reading.tree_cases import (
     TreeCase,
     check_answer,
     parse_edges,
     parse_values,
     validate_tree,
 )
+from autograder.results import CaseFormatError
+from autograder.tree import TreeGame
 
 __all__ = [
-    "CLASSIC_AGENTS",
     "parse_classic_text",
     "read_graph_game_tree_test",
     "write_solution",
 ]
 
-CLASSIC_AGENTS = {
-    "MinimaxAgent": "minimax",
-    "AlphaBetaAgent": "alpha_beta",
-    "ExpectimaxAgent": "expectimax",
-}
-"""Classic agent class names (the ``alg`` key) and the algorithm each one grades."""
 
 _ONE_LINE = re.compile(r'([A-Za-z_]\w*):\s*"(.*)"\s*$')
 _OPENING = re.compile(r'([A-Za-z_]\w*):\s*"""\s*$')
@@ -135,9 +129,11 @@ def read_graph_game_tree_test(
         return int(text)
 
     alg, alg_line = need("alg")
-    if alg not in CLASSIC_AGENTS:
+    classic_classes = by_class()  # the ``alg`` key names the classic agent class
+    if alg not in classic_classes:
         raise CaseFormatError(
-            f"{where}:{alg_line}: unknown alg {alg!r}; expected one of " + ", ".join(CLASSIC_AGENTS)
+            f"{where}:{alg_line}: unknown alg {alg!r}; expected one of "
+            + ", ".join(classic_classes)
         )
     depth = number("depth")
     num_agents = number("num_agents")
@@ -172,7 +168,7 @@ def read_graph_game_tree_test(
         )
     elif require_answer:
         raise CaseFormatError(f"{solution}:1: no solution file; run `autograder generate`")
-    algorithm = CLASSIC_AGENTS[alg]
+    algorithm = classic_classes[alg].name
     return TreeCase(
         name=name or f"{algorithm}/{path.stem}",
         algorithm=algorithm,

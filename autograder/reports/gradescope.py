@@ -52,7 +52,7 @@ fallback() {
     "$ROOT/venv/bin/python" - "$1" "$RESULTS" <<'PY' || \\
         printf '{"score": 0, "output": "The autograder could not run."}\\n' > "$RESULTS"
 import sys
-from autograder.gradescope import failure_results
+from autograder.reports.gradescope import failure_results
 open(sys.argv[2], "w").write(failure_results(sys.argv[1]))
 PY
 }
@@ -112,7 +112,7 @@ def project_root() -> Path:
     Raises:
         ValueError: If this installation has no source folder (installed from a wheel).
     """
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     if not (root / "pyproject.toml").is_file():
         raise ValueError(
             f"{root}: no pyproject.toml here; run gradescope-package from a source checkout "

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from autograder.case_toml import GHOSTS, read_case_table
-from autograder.proxy import state_fields
+from autograder.grading.workers import BadAnswer, StudentError, Worker, WorkerLost
+from autograder.reading.case_toml import GHOSTS, read_case_table
 from autograder.results import CaseFormatError, TestResult
-from autograder.worker_client import BadAnswer, StudentError, Worker, WorkerLost
+from autograder.sandbox.proxy import state_fields
 from pacman.core.errors import IllegalActionError
 from pacman.core.game import AgentCrashError, derive_seed, run_game
 from pacman.core.layout import Layout, load_layout
@@ -137,7 +137,7 @@ def load_eval_agent_cases(folder: Path | None = None) -> list[EvalAgentCase]:
     Raises:
         CaseFormatError: If a case file is malformed.
     """
-    base = Path(__file__).with_name("cases") / "eval_agents" if folder is None else folder
+    base = Path(__file__).parents[1] / "cases" / "eval_agents" if folder is None else folder
     cases = [read_eval_agent_case(p) for p in sorted(base.glob("*.toml"))]
     return [dataclasses.replace(c, board=load_layout(c.layout)) for c in cases]
 

@@ -1,6 +1,6 @@
 """The grader's side of a worker process: start it, talk to it, time it, kill it.
 
-One `Worker` runs one student file in a child process (`autograder.worker`). The grader
+One `Worker` runs one student file in a child process (`autograder.sandbox.worker`). The grader
 sends a command and serves the worker's successor requests until the answer comes back,
 enforcing a deadline by killing the process. A worker that dies, hangs or breaks the
 protocol is replaced on the next test, so one bad test never stops the grading.
@@ -25,7 +25,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Final, Literal
 
-from autograder.proxy import decode_request
+from autograder.sandbox.proxy import decode_request
 
 __all__ = [
     "OUTPUT_SHOWN_CHARS",
@@ -43,7 +43,7 @@ _MAX_DIGITS: Final = 12
 _NO_ANSWER: Final = object()
 _STARTUP_SECONDS: Final = 60.0
 _IMPORT_SECONDS: Final = 15.0
-_PROJECT_ROOT: Final = str(Path(__file__).resolve().parents[1])
+_PROJECT_ROOT: Final = str(Path(__file__).resolve().parents[2])
 
 Serve = Callable[[int, int, str], Any]
 """Answers one successor request ``(parent id, agent, action)`` with a reply to pickle."""
@@ -145,7 +145,7 @@ class Worker:
         env = _worker_env()
         self._out.truncate(0)
         self._proc = subprocess.Popen(
-            [self.python, "-P", "-m", "autograder.worker"],
+            [self.python, "-P", "-m", "autograder.sandbox.worker"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self._out,
@@ -262,7 +262,7 @@ class Worker:
         """Send a command and serve the worker's requests until it answers.
 
         Args:
-            message: The command (see `autograder.worker`).
+            message: The command (see `autograder.sandbox.worker`).
             deadline: `time.monotonic` time by which the answer must come; the worker is
                 killed when it passes.
             serve: Answers successor requests (none are allowed when omitted).
@@ -408,7 +408,7 @@ def _identity(run_as: str | None, python: str) -> dict[str, Any]:
     identity: dict[str, Any] = {"user": user.pw_uid, "group": user.pw_gid, "extra_groups": []}
     try:
         probe = subprocess.run(
-            [python, "-P", "-c", "import autograder.worker"],
+            [python, "-P", "-c", "import autograder.sandbox.worker"],
             env=_worker_env(),
             cwd="/",
             capture_output=True,

@@ -29,10 +29,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from agents.search import SearchResult
+from autograder.algorithms import algorithm as algorithm_row
+from autograder.algorithms import algorithm_names
 from autograder.tree import TreeState
 
 if TYPE_CHECKING:
-    from autograder.tree_cases import TreeCase
+    from autograder.reading.tree_cases import TreeCase
 
 __all__ = [
     "BUGS",
@@ -45,7 +47,7 @@ __all__ = [
     "flawed_search",
 ]
 
-_ALGORITHMS = ("minimax", "alpha_beta", "expectimax")
+_ALGORITHMS = algorithm_names()
 _INF = math.inf
 
 
@@ -122,8 +124,7 @@ def flawed_search(
         ValueError: For an unknown algorithm, ``depth < 1``, a terminal root, or a
             depth offset that leaves no ply to search.
     """
-    if algorithm not in _ALGORITHMS:
-        raise ValueError(f"unknown algorithm {algorithm!r}; expected one of {_ALGORITHMS}")
+    row = algorithm_row(algorithm)  # raises ValueError when unknown
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
         raise ValueError(f"depth must be an int >= 1, got {depth!r}")
     plies = depth + flaws.depth_offset
@@ -133,8 +134,8 @@ def flawed_search(
         raise ValueError("cannot search from a terminal state: the game is over")
     num_agents = state.num_agents
     layers = min(num_agents, 2) if flaws.one_ghost_layer else num_agents
-    pruning = algorithm == "alpha_beta"
-    averaging = algorithm == "expectimax" and not flaws.chance_as_min
+    pruning = row.pruning
+    averaging = row.ghost_role == "chance" and not flaws.chance_as_min
     generated = 0
 
     def step(agent: int, d: int) -> tuple[int, int]:

@@ -16,17 +16,19 @@ import dataclasses
 import json
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 from agents.evaluation import get_evaluation
-from agents.search import SearchResult, alpha_beta, expectimax, minimax
-from autograder.case_toml import GHOSTS, read_case_table
-from autograder.proxy_server import PacmanServer
+from agents.search import expectimax, minimax
+from autograder.algorithms import algorithm as algorithm_row
+from autograder.algorithms import algorithm_names
+from autograder.grading.servers import PacmanServer
+from autograder.grading.workers import BadAnswer, StudentError, Worker, WorkerLost
+from autograder.reading.case_toml import GHOSTS, read_case_table
 from autograder.results import CaseFormatError, TestResult
-from autograder.worker_client import BadAnswer, StudentError, Worker, WorkerLost
 from pacman.core.game import derive_seed, run_game
 from pacman.core.layout import Layout, load_layout
 from pacman.core.state import GameState
@@ -46,16 +48,6 @@ __all__ = [
 TRACE_FORMAT: Final = "autograder-game-trace/1"
 """The ``format`` tag of generated trace files."""
 
-SEARCHES: Final[dict[str, Callable[..., SearchResult]]] = {
-    "minimax": minimax,
-    "alpha_beta": alpha_beta,
-    "expectimax": expectimax,
-}
-STUDENT_CLASSES: Final = {
-    "minimax": "MinimaxAgent",
-    "alpha_beta": "AlphaBetaAgent",
-    "expectimax": "ExpectimaxAgent",
-}
 _KEYS: Final = {
     "question": str,
     "algorithm": str,
@@ -149,7 +141,7 @@ def read_game_trace_case(path: Path) -> GameTraceCase:
         CaseFormatError: If the file is unreadable, not TOML, or has a wrong key or value.
     """
     values = read_case_table(path, _KEYS)
-    if values["algorithm"] not in SEARCHES:
+    if values["algorithm"] not in algorithm_names():
         raise CaseFormatError(f"{path}:1: unknown algorithm {values['algorithm']!r}")
     return GameTraceCase(name=path.stem, path=path, **values)
 
@@ -167,7 +159,7 @@ def load_game_traces(folder: Path | None = None, *, traces: bool = True) -> list
     Raises:
         CaseFormatError: If a case file or (with ``traces``) its trace is malformed.
     """
-    base = Path(__file__).with_name("cases") / "game_traces" if folder is None else folder
+    base = Path(__file__).parents[1] / "cases" / "game_traces" if folder is None else folder
     cases = [read_game_trace_case(p) for p in sorted(base.glob("*.toml"))]
     cases = [dataclasses.replace(c, board=load_layout(c.layout)) for c in cases]
     if traces:
@@ -238,7 +230,7 @@ def tied_best(state: GameState, algorithm: str, depth: int, evaluate: Any) -> fr
     Alpha-beta is valued with minimax: its pruned values are bounds, but its choice must
     be a minimax-best action.
     """
-    search = expectimax if algorithm == "expectimax" else minimax
+    search = expectimax if algorithm_row(algorithm).ghost_role == "chance" else minimax
     values = {
         str(a): search(_OnlyAction(state, a), depth=depth, evaluate=evaluate).value
         for a in state.legal_actions(0)
@@ -258,7 +250,7 @@ def generate_trace(case: GameTraceCase) -> Path | None:
     Returns:
         The path, when the file was written; ``None`` when it was already current.
     """
-    search = SEARCHES[case.algorithm]
+    search = algorithm_row(case.algorithm).search
     evaluate = get_evaluation(case.evaluation)
     moves: list[dict[str, Any]] = []
 
@@ -348,7 +340,7 @@ def run_game_trace(
         layout = state.layout
         worker.send(("layout", layout.name, layout.to_text()))
         worker.send(("seed", derive_seed(case.seed, "student")))
-        cls = STUDENT_CLASSES[case.algorithm]
+        cls = algorithm_row(case.algorithm).student_class
         worker.call(("agent", "student", cls, case.depth, case.evaluation), deadline=test_deadline)
         phase = "in register_initial_state"
         gid, fields = server.begin(state)
@@ -376,7 +368,9 @@ def run_game_trace(
                 turn += 1
             state = state.successor(agent, action)
     except StudentError as exc:
-        messages = [f"Your {STUDENT_CLASSES[case.algorithm]} raised {phase}: {exc.describe()}"]
+        messages = [
+            f"Your {algorithm_row(case.algorithm).student_class} raised {phase}: {exc.describe()}"
+        ]
         if exc.trace:
             messages.extend(exc.trace.rstrip().splitlines())
         return result("error", messages)
@@ -426,7 +420,7 @@ def _check_move(
         messages.append(f"Distinct states generated: {got}, as expected.")
     diagnosis = None
     try:
-        from autograder.catalogue import diagnose
+        from autograder.grading.catalogue import diagnose
 
         bug = diagnose(
             state,
