@@ -144,7 +144,7 @@ expected_generated = "A B C D E"
 
 MALFORMED = [
     # (replace this, with that, line, message pattern)
-    ("depth = 1", "depth = ", 3, "invalid TOML"),
+    ("depth = 1", "depth = ", 3, "not valid TOML"),
     ('tags = ["t"]', 'tags = ["t"]\ncolour = "red"', 6, "unknown key 'colour'"),
     ("depth = 1\n", "", 1, "missing key 'depth'"),
     ('"minimax"', '"negamax"', 2, "unknown algorithm 'negamax'"),
