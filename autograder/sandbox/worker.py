@@ -323,7 +323,7 @@ class _Worker:
             case Seed(seed):
                 random.seed(seed)
             case Decide(number, fields):
-                self.decide(proxy.pacman_proxy(self.channel, self.layout.nav, number, fields))
+                self.decide(proxy.pacman_proxy(self.channel, self.layout, number, fields))
             case Play(fields):
                 self.decide(proxy.local_state(self.layout, fields))
             case TreeDecide(num_agents, number, info):
@@ -331,7 +331,7 @@ class _Worker:
             case Register(None, fields):
                 self.register(proxy.local_state(self.layout, fields))
             case Register(number, fields):
-                self.register(proxy.pacman_proxy(self.channel, self.layout.nav, number, fields))
+                self.register(proxy.pacman_proxy(self.channel, self.layout, number, fields))
             case _:
                 raise ValueError(f"unknown worker command {message!r}")
 
