@@ -27,7 +27,7 @@ from autograder.grading.traces import (
     run_game_trace,
 )
 from autograder.grading.trees import check_tree_case
-from autograder.grading.workers import StudentError, Worker, WorkerLost
+from autograder.grading.workers import SandboxProcess, StudentError, WorkerLost
 from autograder.reading.case_folders import load_tree_cases
 from autograder.reading.tree_cases import TreeCase
 from autograder.results import QuestionResult, TestResult
@@ -152,7 +152,9 @@ def select(
     return chosen
 
 
-def run_tree_test(spec: TestSpec, worker: Worker, *, timeout_scale: float = 1.0) -> TestResult:
+def run_tree_test(
+    spec: TestSpec, worker: SandboxProcess, *, timeout_scale: float = 1.0
+) -> TestResult:
     """Run the student's agent for the spec's algorithm on one tree case."""
     case: TreeCase = spec.case
     t0 = time.monotonic()
@@ -184,7 +186,12 @@ def run_tree_test(spec: TestSpec, worker: Worker, *, timeout_scale: float = 1.0)
 
 
 def _failed_run(
-    spec: TestSpec, server: TreeServer, worker: Worker, status: Any, lines: list[str], t0: float
+    spec: TestSpec,
+    server: TreeServer,
+    worker: SandboxProcess,
+    status: Any,
+    lines: list[str],
+    t0: float,
 ) -> TestResult:
     graded = check_tree_case(
         spec.case,
@@ -211,7 +218,7 @@ def _load_failure(spec: TestSpec, error: StudentError) -> TestResult:
     )
 
 
-def run_one(spec: TestSpec, worker: Worker, *, timeout_scale: float = 1.0) -> TestResult:
+def run_one(spec: TestSpec, worker: SandboxProcess, *, timeout_scale: float = 1.0) -> TestResult:
     """Run one test in ``worker`` (restarted as needed)."""
     if worker.load_error is not None:
         return _load_failure(spec, worker.load_error)
@@ -275,7 +282,7 @@ def run_suite(
     all_or_nothing = {q.name for q in QUESTIONS if q.all_or_nothing}
     timeouts: dict[str, int] = {}
 
-    def work(worker: Worker) -> None:
+    def work(worker: SandboxProcess) -> None:
         try:
             while True:
                 with lock:
@@ -304,7 +311,7 @@ def run_suite(
     count = max(1, min(jobs, len(specs)))
     # Made here, so a bad --run-as fails before any test; each is started and used in its
     # own thread (a worker dies with the thread that started it).
-    workers = [Worker(path, run_as=run_as) for _ in range(count)]
+    workers = [SandboxProcess(path, run_as=run_as) for _ in range(count)]
     threads = [threading.Thread(target=work, args=(w,), daemon=True) for w in workers]
     for t in threads:
         t.start()

@@ -112,7 +112,7 @@ _SHIM: Final = str(Path(__file__).with_name("classic_shim"))
 """Classic ``util`` and ``game`` modules, for classic submissions (last on ``sys.path``)."""
 
 
-class _Worker:
+class _SubmissionServer:
     def __init__(self, rx: Connection, tx: Connection) -> None:
         self.rx = rx
         self.tx = tx
@@ -474,7 +474,7 @@ def main() -> None:
     _block_reference_code()
     _limit_memory()
     sys.path.append(_SHIM)
-    worker = _Worker(Connection(rx_fd, writable=False), Connection(tx_fd, readable=False))
+    worker = _SubmissionServer(Connection(rx_fd, writable=False), Connection(tx_fd, readable=False))
     worker.run()
 
 
