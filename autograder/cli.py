@@ -96,10 +96,10 @@ def _fail(message: str) -> int:
 
 
 def _list(specs: Sequence[object]) -> str:
-    from autograder.grading.suite import QUESTIONS, TestSpec
+    from autograder.grading.suite import TestSpec, questions
 
     lines = []
-    for q in QUESTIONS:
+    for q in questions():
         tests = [s for s in specs if isinstance(s, TestSpec) and s.question == q.name]
         count = f"{len(tests)} test" + ("" if len(tests) == 1 else "s")
         lines.append(f"{q.name}  {q.title} ({q.points:g} points, {count})")

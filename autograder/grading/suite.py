@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from autograder.algorithms import ALGORITHMS
+from autograder import algorithms
 from autograder.algorithms import algorithm as algorithm_row
 from autograder.grading.eval_games import EvalAgentCase, load_eval_agent_cases, run_eval_agent
 from autograder.grading.servers import TreeServer
@@ -40,6 +40,7 @@ __all__ = [
     "Question",
     "TestSpec",
     "build_suite",
+    "questions",
     "run_one",
     "run_suite",
     "run_tree_test",
@@ -66,13 +67,21 @@ class Question:
     """The search algorithm it grades (q2-q4)."""
 
 
-QUESTIONS: Final = (
-    Question("q1", "Reflex agent", 4, False),
-    *(Question(a.question, a.title, a.points, True, a.name) for a in ALGORITHMS),
-    Question("q5", "Evaluation function", 6, False),
-)
-"""The default suite's questions, in order: one per graded algorithm between the reflex
-agent and the evaluation function."""
+def questions() -> tuple[Question, ...]:
+    """The suite's questions, in order.
+
+    One per graded algorithm (`autograder.algorithms`), between the reflex agent and the
+    evaluation function.
+    """
+    return (
+        Question("q1", "Reflex agent", 4, False),
+        *(Question(a.question, a.title, a.points, True, a.name) for a in algorithms.ALGORITHMS),
+        Question("q5", "Evaluation function", 6, False),
+    )
+
+
+QUESTIONS: Final = questions()
+"""The default suite's questions (`questions` with the shipped table)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,14 +115,15 @@ def build_suite(cases: Path | None = None) -> list[TestSpec]:
     Raises:
         CaseFormatError: If a case file is malformed.
     """
-    by_question: dict[str, list[TestSpec]] = {q.name: [] for q in QUESTIONS}
+    suite_questions = questions()
+    by_question: dict[str, list[TestSpec]] = {q.name: [] for q in suite_questions}
     evals = load_eval_agent_cases(None if cases is None else cases / "eval_agents")
     traces = load_game_traces(None if cases is None else cases / "game_traces")
     for e in evals:
         by_question.setdefault(e.question, []).append(
             TestSpec(e.test_name, e.question, "eval", e, 0.1 * e.num_games)
         )
-    for q in QUESTIONS:
+    for q in suite_questions:
         if q.algorithm is None:
             continue
         for t in load_tree_cases(q.algorithm, cases):
@@ -123,7 +133,7 @@ def build_suite(cases: Path | None = None) -> list[TestSpec]:
         by_question.setdefault(g.question, []).append(
             TestSpec(g.test_name, g.question, "trace", g, 0.5)
         )
-    return [spec for q in QUESTIONS for spec in by_question.get(q.name, [])]
+    return [spec for q in suite_questions for spec in by_question.get(q.name, [])]
 
 
 def select(
@@ -279,7 +289,8 @@ def run_suite(
     results: dict[str, TestResult] = {}
     lock = threading.Lock()
     crashes: list[BaseException] = []
-    all_or_nothing = {q.name for q in QUESTIONS if q.all_or_nothing}
+    suite_questions = questions()
+    all_or_nothing = {q.name for q in suite_questions if q.all_or_nothing}
     timeouts: dict[str, int] = {}
 
     def work(worker: SandboxProcess) -> None:
@@ -320,7 +331,7 @@ def run_suite(
     if crashes:
         raise crashes[0]
     out = []
-    for q in QUESTIONS:
+    for q in suite_questions:
         tests = tuple(results[s.name] for s in specs if s.question == q.name)
         if not tests:
             continue
