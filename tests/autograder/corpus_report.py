@@ -126,6 +126,28 @@ def details(variant: str, expected: dict[str, Any], report: dict[str, Any]) -> l
     return lines
 
 
+def wrongly_failed(expected: dict[str, Any], report: dict[str, Any]) -> list[str]:
+    """Tests that fail in questions the classic grader gives full points (as ``q2/name``)."""
+    got = question_results(report)
+    return [
+        t["name"]
+        for q, points in expected["points"].items()
+        if q in got and points == got[q]["max_points"]
+        for t in got[q]["tests"]
+        if t["status"] != "passed"
+    ]
+
+
+def causes(failed: dict[str, list[str]]) -> list[str]:
+    """Per test (question prefix dropped), the variants it fails although it should pass."""
+    by_test: dict[str, set[str]] = defaultdict(set)
+    for variant, names in failed.items():
+        for name in names:
+            by_test[name.split("/", 1)[1]].add(variant)
+    rows = sorted(by_test.items(), key=lambda item: (-len(item[1]), item[0]))
+    return [f"  {len(vs):2} variants  {test}: {', '.join(sorted(vs))}" for test, vs in rows]
+
+
 def main(argv: list[str] | None = None) -> int:
     """Grade the corpus and print the table and the disagreements."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -140,6 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     width = max(len(v) for v in variants)
     print(f"{'variant':{width}}  " + "  ".join(f"{q:>6}" for q in QUESTIONS) + "  verdict")
     all_details, agreeing, started = [], 0, time.monotonic()
+    failed: dict[str, list[str]] = {}
     for variant in variants:
         want = expected[variant]
         report = grade(variant, jobs=args.jobs)
@@ -153,11 +176,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{variant:{width}}  " + "  ".join(cells) + f"  {verdict}", flush=True)
         agreeing += not wrong
         all_details += details(variant, want, report)
+        failed[variant] = wrongly_failed(want, report)
     print(
         f"\n{agreeing}/{len(variants)} variants get the classic grade "
         f"({time.monotonic() - started:.0f} s). Cells are points got/classic; "
         "! marks a question whose points or diagnosis differ."
     )
+    if any(failed.values()):
+        print("\nTests failing in questions the classic grader gives full points, by test:")
+        print("\n".join(causes(failed)))
     if all_details:
         print("\nDisagreements (failing tests grouped by status, diagnosis and first message):")
         print("\n".join(all_details))
