@@ -20,6 +20,7 @@ from typing import Any, Final
 from autograder.grading.workers import BadAnswer, StudentError, Worker, WorkerLost
 from autograder.reading.case_toml import GHOSTS, read_case_table
 from autograder.results import CaseFormatError, TestResult
+from autograder.sandbox.protocol import MakeAgent, Play, Register, Seed, SetLayout
 from autograder.sandbox.proxy import state_fields
 from pacman.core.errors import IllegalActionError
 from pacman.core.game import AgentCrashError, derive_seed, run_game
@@ -154,10 +155,10 @@ class _Remote:
         return min(self.test_deadline, time.monotonic() + self.move_limit)
 
     def register_initial_state(self, state: GameState) -> None:
-        self.worker.call(("register", None, state_fields(state)), deadline=self.deadline())
+        self.worker.call(Register(None, state_fields(state)), deadline=self.deadline())
 
     def get_action(self, state: GameState) -> Any:
-        answer = self.worker.call(("play", state_fields(state)), deadline=self.deadline())
+        answer = self.worker.call(Play(state_fields(state)), deadline=self.deadline())
         if isinstance(answer, BadAnswer):
             return answer.shown
         return answer
@@ -203,10 +204,10 @@ def run_eval_agent(
         for game in range(case.num_games):
             gseed = game_seed(case.seed, game)
             worker.ensure()
-            worker.send(("layout", layout.name, layout.to_text()))
-            worker.send(("seed", derive_seed(gseed, "student")))
+            worker.send(SetLayout(layout.name, layout.to_text()))
+            worker.send(Seed(derive_seed(gseed, "student")))
             worker.call(
-                ("agent", case.source, case.agent, case.depth, case.evaluation),
+                MakeAgent(case.source, case.agent, case.depth, case.evaluation),
                 deadline=min(test_deadline, time.monotonic() + move_limit),
             )
             start = GameState.initial(layout, case.num_ghosts)

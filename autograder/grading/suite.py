@@ -31,6 +31,7 @@ from autograder.grading.workers import StudentError, Worker, WorkerLost
 from autograder.reading.case_folders import load_tree_cases
 from autograder.reading.tree_cases import TreeCase
 from autograder.results import QuestionResult, TestResult
+from autograder.sandbox.protocol import MakeAgent, TreeDecide
 
 __all__ = [
     "GIVE_UP_AFTER_TIMEOUTS",
@@ -161,8 +162,8 @@ def run_tree_test(spec: TestSpec, worker: Worker, *, timeout_scale: float = 1.0)
     try:
         worker.ensure()
         worker.clear_output()
-        worker.call(("agent", "student", cls, case.depth, "tree"), deadline=deadline)
-        answer = worker.call(("tree", *server.begin()), deadline=deadline, serve=server.serve)
+        worker.call(MakeAgent("student", cls, case.depth, "tree"), deadline=deadline)
+        answer = worker.call(TreeDecide(*server.begin()), deadline=deadline, serve=server.serve)
     except StudentError as exc:
         lines = [f"Your {cls} raised: {exc.describe()}"]
         lines.extend(exc.trace.rstrip().splitlines())

@@ -29,6 +29,7 @@ from autograder.grading.servers import PacmanServer
 from autograder.grading.workers import BadAnswer, StudentError, Worker, WorkerLost
 from autograder.reading.case_toml import GHOSTS, read_case_table
 from autograder.results import CaseFormatError, TestResult
+from autograder.sandbox.protocol import Decide, MakeAgent, Register, Seed, SetLayout
 from pacman.core.game import derive_seed, run_game
 from pacman.core.layout import Layout, load_layout
 from pacman.core.state import GameState
@@ -338,14 +339,14 @@ def run_game_trace(
         worker.ensure()
         worker.clear_output()
         layout = state.layout
-        worker.send(("layout", layout.name, layout.to_text()))
-        worker.send(("seed", derive_seed(case.seed, "student")))
+        worker.send(SetLayout(layout.name, layout.to_text()))
+        worker.send(Seed(derive_seed(case.seed, "student")))
         cls = algorithm_row(case.algorithm).student_class
-        worker.call(("agent", "student", cls, case.depth, case.evaluation), deadline=test_deadline)
+        worker.call(MakeAgent("student", cls, case.depth, case.evaluation), deadline=test_deadline)
         phase = "in register_initial_state"
         gid, fields = server.begin(state)
         worker.call(
-            ("register", gid, fields),
+            Register(gid, fields),
             deadline=min(test_deadline, time.monotonic() + move_limit),
             serve=server.serve,
             notice=server.notice,
@@ -357,7 +358,7 @@ def run_game_trace(
                 phase = f"at move {turn + 1}"
                 gid, fields = server.begin(state)
                 answer = worker.call(
-                    ("decide", gid, fields),
+                    Decide(gid, fields),
                     deadline=min(test_deadline, time.monotonic() + move_limit),
                     serve=server.serve,
                     notice=server.notice,

@@ -25,6 +25,16 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Final, Literal
 
+from autograder.sandbox.protocol import (
+    ANSWER,
+    NOTICE,
+    RAISED,
+    READY,
+    SUCCESSOR,
+    Command,
+    Load,
+    Quit,
+)
 from autograder.sandbox.proxy import decode_request
 
 __all__ = [
@@ -163,9 +173,9 @@ class Worker:
         self._proc.stdin.close()
         self._proc.stdout.close()
         self.starts += 1
-        self.call(("noop",), deadline=time.monotonic() + _STARTUP_SECONDS, expect_ready=True)
+        self.call(None, deadline=time.monotonic() + _STARTUP_SECONDS)  # the greeting
         try:
-            self.call(("load", str(self.path)), deadline=time.monotonic() + _IMPORT_SECONDS)
+            self.call(Load(str(self.path)), deadline=time.monotonic() + _IMPORT_SECONDS)
         except StudentError as exc:
             self.load_error = exc
             raise
@@ -212,7 +222,7 @@ class Worker:
         """Stop the worker and release the capture file."""
         if self.alive and self._tx is not None:
             try:
-                self._tx.send_bytes(pickle.dumps(("quit",), 5))
+                self._tx.send_bytes(pickle.dumps(Quit(), 5))
                 assert self._proc is not None
                 self._proc.wait(timeout=2)
             except (OSError, subprocess.TimeoutExpired):
@@ -237,7 +247,7 @@ class Worker:
 
     # ---------------------------------------------------------------- messages
 
-    def send(self, message: tuple[Any, ...]) -> None:
+    def send(self, message: Command) -> None:
         """Send a command that has no reply (a layout, a seed).
 
         Raises:
@@ -252,23 +262,22 @@ class Worker:
 
     def call(
         self,
-        message: tuple[Any, ...],
+        message: Command | None,
         *,
         deadline: float,
         serve: Serve | None = None,
         notice: Callable[[int], None] | None = None,
-        expect_ready: bool = False,
     ) -> str | BadAnswer | dict[str, Any]:
         """Send a command and serve the worker's requests until it answers.
 
         Args:
-            message: The command (see `autograder.sandbox.worker`).
+            message: The command (`autograder.sandbox.protocol`), or ``None`` to wait for
+                the start-up greeting without sending anything.
             deadline: `time.monotonic` time by which the answer must come; the worker is
                 killed when it passes.
             serve: Answers successor requests (none are allowed when omitted).
             notice: Told the number of each state sent ahead that the worker handed over.
                 Without it, such notices are ignored.
-            expect_ready: Only wait for the start-up greeting; ``message`` is not sent.
 
         Returns:
             The action text (or a `BadAnswer`) for a decision, the info dict otherwise.
@@ -277,7 +286,7 @@ class Worker:
             StudentError: The student's code raised.
             WorkerLost: Timeout, death or a malformed message; the worker is killed.
         """
-        if not expect_ready:
+        if message is not None:
             self.send(message)
         rx, poller = self._rx, self._poller
         assert rx is not None
@@ -309,7 +318,7 @@ class Worker:
         tx = self._tx
         assert tx is not None
         kind = data[:1]
-        if kind == b"S" and serve is not None:
+        if kind == SUCCESSOR and serve is not None:
             try:
                 reply = serve(*decode_request(data))
             except ValueError as exc:
@@ -318,19 +327,19 @@ class Worker:
                 tx.send_bytes(pickle.dumps(reply, 5))
             except OSError:
                 raise self._lost() from None
-        elif kind == b"U" and notice is not None:
+        elif kind == NOTICE and notice is not None:
             for number in data[1:].split(b","):
                 # Anything else is not a number we sent (and a huge one would be slow).
                 if number.isdigit() and len(number) <= _MAX_DIGITS:
                     notice(int(number))
-        elif kind == b"U":
+        elif kind == NOTICE:
             pass  # notices outside a counted decision count nothing
-        elif kind == b"A":
+        elif kind == ANSWER:
             text = data[1:].decode(errors="replace")
             return BadAnswer(text[1:]) if text.startswith("\x00") else text
-        elif kind == b"X":
+        elif kind == RAISED:
             raise StudentError(_json(data[1:]))
-        elif kind == b"R":
+        elif kind == READY:
             return _json(data[1:])
         else:
             self.kill()

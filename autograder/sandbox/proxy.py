@@ -33,6 +33,7 @@ from __future__ import annotations
 import pickle
 from typing import Any, Final, Protocol
 
+from autograder.sandbox.protocol import NOTICE, SUCCESSOR
 from pacman.core.errors import IllegalActionError, TerminalStateError
 from pacman.core.layout import Layout
 from pacman.core.navigation import Navigation
@@ -92,7 +93,7 @@ def encode_request(parent: int, agent: object, action: object) -> bytes:
     b'S3 1 West'
     """
     text = str(action)[:MAX_ACTION_CHARS]
-    return f"S{parent} {agent} {text}".encode(errors="replace")
+    return SUCCESSOR + f"{parent} {agent} {text}".encode(errors="replace")
 
 
 def decode_request(data: bytes) -> tuple[int, int, str]:
@@ -135,7 +136,7 @@ def begin_decision() -> None:
 def flush_notices(channel: Channel) -> None:
     """Tell the grader which siblings sent ahead were handed over since the last message."""
     if _pending:
-        channel.send_bytes(b"U" + ",".join(map(str, _pending)).encode())
+        channel.send_bytes(NOTICE + ",".join(map(str, _pending)).encode())
         _pending.clear()
 
 

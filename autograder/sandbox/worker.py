@@ -7,13 +7,10 @@ the channel to private descriptors and points descriptors 0-2 elsewhere (input a
 null device, output and errors at the grader's capture file), so whatever the student's
 code prints is captured and cannot disturb the channel.
 
-Messages from the grader are pickles (the worker trusts the grader). Messages to the
-grader are short byte strings the grader parses without unpickling, because a student
-could write anything to the pipe:
-
-- ``R<json>`` ready / loaded / agent made; ``A<action>`` an answer;
-- ``X<json>`` the student's code raised (type, message, where, traceback);
-- ``S<parent> <agent> <action>`` a successor request during a decision.
+Messages from the grader are pickled commands of `autograder.sandbox.protocol` (the
+worker trusts the grader). Messages to the grader are the short tagged byte strings
+described there, which the grader parses without unpickling, because a student could
+write anything to the pipe.
 
 Before the student's file is imported, the worker limits its own address space
 (`MEMORY_LIMIT_BYTES`) and output, imports everything it needs itself, and then makes
@@ -40,6 +37,22 @@ import traceback
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Final
+
+from autograder.sandbox.protocol import (
+    ANSWER,
+    RAISED,
+    READY,
+    Command,
+    Decide,
+    Load,
+    MakeAgent,
+    Play,
+    Quit,
+    Register,
+    Seed,
+    SetLayout,
+    TreeDecide,
+)
 
 __all__ = ["MEMORY_LIMIT_BYTES", "OUTPUT_LIMIT_BYTES", "SubmissionError", "main"]
 
@@ -116,7 +129,7 @@ class _Worker:
 
     def ok(self, **info: Any) -> None:
         _notify(self.channel)
-        self.tx.send_bytes(b"R" + json.dumps(info).encode())
+        self.tx.send_bytes(READY + json.dumps(info).encode())
 
     def answer(self, action: Any) -> None:
         _notify(self.channel)
@@ -128,7 +141,7 @@ class _Worker:
             text = str(action)[:MAX_ACTION_CHARS]
         else:
             text = "\x00" + repr(action)[:MAX_ACTION_CHARS]
-        self.tx.send_bytes(b"A" + text.encode(errors="replace"))
+        self.tx.send_bytes(ANSWER + text.encode(errors="replace"))
 
     def fail(self, exc: BaseException) -> None:
         _notify(self.channel)
@@ -159,7 +172,7 @@ class _Worker:
         else:
             message = str(exc)
         info = {"type": type(exc).__name__, "message": message, "where": where, "trace": trace}
-        self.tx.send_bytes(b"X" + json.dumps(info).encode())
+        self.tx.send_bytes(RAISED + json.dumps(info).encode())
 
     # ----------------------------------------------------------------- checks
 
@@ -295,35 +308,32 @@ class _Worker:
             register(state)
         self.ok()
 
-    def handle(self, message: tuple[Any, ...]) -> None:
+    def handle(self, message: Command) -> None:
         from autograder.sandbox import proxy
 
-        kind = message[0]
-        if kind in ("decide", "play", "tree", "register"):
+        if isinstance(message, Decide | Play | TreeDecide | Register):
             proxy.begin_decision()
-        if kind == "load":
-            self.load(message[1])
-        elif kind == "agent":
-            self.make_agent(*message[1:])
-        elif kind == "layout":
-            self.set_layout(message[1], message[2])
-        elif kind == "seed":
-            random.seed(message[1])
-        elif kind == "decide":
-            self.decide(proxy.pacman_proxy(self.channel, self.layout.nav, message[1], message[2]))
-        elif kind == "play":
-            self.decide(proxy.local_state(self.layout, message[1]))
-        elif kind == "tree":
-            self.decide(proxy.tree_proxy(self.channel, message[1], message[2], message[3]))
-        elif kind == "register":
-            if message[1] is None:
-                self.register(proxy.local_state(self.layout, message[2]))
-            else:
-                self.register(
-                    proxy.pacman_proxy(self.channel, self.layout.nav, message[1], message[2])
-                )
-        else:
-            raise ValueError(f"unknown worker command {kind!r}")
+        match message:
+            case Load(path):
+                self.load(path)
+            case MakeAgent(source, name, depth, evaluation):
+                self.make_agent(source, name, depth, evaluation)
+            case SetLayout(name, text):
+                self.set_layout(name, text)
+            case Seed(seed):
+                random.seed(seed)
+            case Decide(number, fields):
+                self.decide(proxy.pacman_proxy(self.channel, self.layout.nav, number, fields))
+            case Play(fields):
+                self.decide(proxy.local_state(self.layout, fields))
+            case TreeDecide(num_agents, number, info):
+                self.decide(proxy.tree_proxy(self.channel, num_agents, number, info))
+            case Register(None, fields):
+                self.register(proxy.local_state(self.layout, fields))
+            case Register(number, fields):
+                self.register(proxy.pacman_proxy(self.channel, self.layout.nav, number, fields))
+            case _:
+                raise ValueError(f"unknown worker command {message!r}")
 
     def run(self) -> None:
         self.ok(ready=True)
@@ -333,9 +343,9 @@ class _Worker:
             except EOFError:
                 return
             message = pickle.loads(data)
-            if message[0] == "quit":
+            if isinstance(message, Quit):
                 return
-            silent = message[0] in ("layout", "seed")
+            silent = isinstance(message, SetLayout | Seed)
             try:
                 self.handle(message)
             except BaseException as exc:  # the student's code may raise anything

@@ -23,6 +23,7 @@ from autograder.grading.suite import TestSpec, run_tree_test
 from autograder.grading.trees import reference_run
 from autograder.grading.workers import StudentError, Worker
 from autograder.reading.tree_cases import parse_tree_case
+from autograder.sandbox.protocol import Decide, MakeAgent, SetLayout
 from pacman import GameState
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -124,8 +125,8 @@ def test_a_child_kept_from_an_earlier_decision_is_counted_again(tmp_path: Path, 
     w = Worker(path)
     try:
         w.start()
-        w.send(("layout", state.layout.name, state.layout.to_text()))
-        w.call(("agent", "student", "MinimaxAgent", 2, None), deadline=deadline())
+        w.send(SetLayout(state.layout.name, state.layout.to_text()))
+        w.call(MakeAgent("student", "MinimaxAgent", 2, None), deadline=deadline())
         server = PacmanServer()
         expected = {
             state,
@@ -134,7 +135,7 @@ def test_a_child_kept_from_an_earlier_decision_is_counted_again(tmp_path: Path, 
         }
         for _ in range(2):  # the same root twice: the same states must count both times
             answer = w.call(
-                ("decide", *server.begin(state)),
+                Decide(*server.begin(state)),
                 deadline=deadline(),
                 serve=server.serve,
                 notice=server.notice,
@@ -342,7 +343,7 @@ def test_an_evaluation_function_taken_from_our_code_is_refused(tmp_path: Path) -
         w.start()
         with pytest.raises(StudentError) as info:
             w.call(
-                ("agent", "reference", "ExpectimaxAgent", 2, "student:better_evaluation"),
+                MakeAgent("reference", "ExpectimaxAgent", 2, "student:better_evaluation"),
                 deadline=deadline(),
             )
     finally:
@@ -374,13 +375,13 @@ def test_a_memory_bomb_fails_its_own_test_and_the_worker_goes_on(tmp_path: Path)
     w = Worker(path)
     try:
         w.start()
-        w.send(("layout", state.layout.name, state.layout.to_text()))
-        w.call(("agent", "student", "Agent", None, None), deadline=deadline())
+        w.send(SetLayout(state.layout.name, state.layout.to_text()))
+        w.call(MakeAgent("student", "Agent", None, None), deadline=deadline())
         server = PacmanServer()
         with pytest.raises(StudentError) as info:
-            w.call(("decide", *server.begin(state)), deadline=deadline(), serve=server.serve)
+            w.call(Decide(*server.begin(state)), deadline=deadline(), serve=server.serve)
         assert "MemoryError: used more than the 2 GiB memory limit" in str(info.value)
-        again = w.call(("decide", *server.begin(state)), deadline=deadline(), serve=server.serve)
+        again = w.call(Decide(*server.begin(state)), deadline=deadline(), serve=server.serve)
         assert again == "Stop"  # the same worker answers, without numpy or pygame loaded
     finally:
         w.close()

@@ -11,6 +11,7 @@ from agents.evaluation import score_evaluation
 from agents.search import alpha_beta, expectimax, minimax
 from autograder.grading.servers import PacmanServer, TreeServer
 from autograder.grading.workers import BadAnswer, StudentError, Worker, WorkerLost
+from autograder.sandbox.protocol import Decide, MakeAgent, Play, SetLayout, TreeDecide
 from autograder.sandbox.proxy import decode_request, encode_request
 from autograder.tree import TreeGame
 from pacman import GameState
@@ -35,12 +36,12 @@ def decide(
     w: Worker, state: GameState, cls: str = "MinimaxAgent", depth: int = 2
 ) -> tuple[object, PacmanServer]:
     """Have the worker's ``cls`` choose a move at ``state``; the answer and the counting server."""
-    w.send(("layout", state.layout.name, state.layout.to_text()))
-    w.call(("agent", "student", cls, depth, "score"), deadline=deadline())
+    w.send(SetLayout(state.layout.name, state.layout.to_text()))
+    w.call(MakeAgent("student", cls, depth, "score"), deadline=deadline())
     server = PacmanServer()
     gid, fields = server.begin(state)
     answer = w.call(
-        ("decide", gid, fields), deadline=deadline(), serve=server.serve, notice=server.notice
+        Decide(gid, fields), deadline=deadline(), serve=server.serve, notice=server.notice
     )
     return answer, server
 
@@ -101,9 +102,9 @@ def test_tree_proxies_answer_from_the_grader(worker: Worker) -> None:
     game = TreeGame.from_edges(
         "A", [("A", "l", "B"), ("A", "r", "C")], {"B": 3, "C": 5}, num_agents=1
     )
-    worker.call(("agent", "student", "MinimaxAgent", 1, "tree"), deadline=deadline())
+    worker.call(MakeAgent("student", "MinimaxAgent", 1, "tree"), deadline=deadline())
     server = TreeServer(game)
-    answer = worker.call(("tree", *server.begin()), deadline=deadline(), serve=server.serve)
+    answer = worker.call(TreeDecide(*server.begin()), deadline=deadline(), serve=server.serve)
     assert answer == "r"
     assert server.generated == {"A", "B", "C"}
 
@@ -119,8 +120,8 @@ def started(path: Path, agent: str = "Agent") -> tuple[Worker, GameState]:
     w = Worker(path)
     w.start()
     state = GameState.initial("testClassic")
-    w.send(("layout", state.layout.name, state.layout.to_text()))
-    w.call(("agent", "student", agent, None, None), deadline=deadline())
+    w.send(SetLayout(state.layout.name, state.layout.to_text()))
+    w.call(MakeAgent("student", agent, None, None), deadline=deadline())
     return w, state
 
 
@@ -137,7 +138,7 @@ def test_answers_come_back_as_text(tmp_path: Path, body: str, expected: object) 
     try:
         server = PacmanServer()
         assert (
-            w.call(("decide", *server.begin(state)), deadline=deadline(), serve=server.serve)
+            w.call(Decide(*server.begin(state)), deadline=deadline(), serve=server.serve)
             == expected
         )
     finally:
@@ -164,7 +165,7 @@ def test_failures_are_reported_and_the_worker_restarts(
     try:
         server = PacmanServer()
         with pytest.raises(kind) as info:
-            w.call(("decide", *server.begin(state)), deadline=deadline(0.5), serve=server.serve)
+            w.call(Decide(*server.begin(state)), deadline=deadline(0.5), serve=server.serve)
         assert needle in str(info.value)
         assert w.output().startswith("hello")
         w.ensure()  # a dead worker is replaced; a live one is kept
@@ -176,7 +177,7 @@ def test_failures_are_reported_and_the_worker_restarts(
 def test_printed_output_is_capped(tmp_path: Path) -> None:
     w, state = started(write(tmp_path, "        print('x' * 100000)\n        return 'Stop'\n"))
     try:
-        w.call(("play", PacmanServer().begin(state)[1]), deadline=deadline())
+        w.call(Play(PacmanServer().begin(state)[1]), deadline=deadline())
         text = w.output(limit=50)
         assert text.startswith("x" * 50)
         assert "output cut: 100001 bytes" in text
