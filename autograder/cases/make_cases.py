@@ -6,6 +6,10 @@ from fixed seeds, so every run writes the same files. Each tree goes to the fold
 the algorithms listed with it; the expected answers are then filled in by our reference
 agents (`autograder.grading.trees.generate_tree_solutions`). Edit the trees here, not in
 the generated files, and check the files in.
+
+Every file written here starts with `GENERATED`; a run deletes only such files that it no
+longer writes, so a case written by hand in an algorithm's folder (without that first
+line) stays and gets its answers like the others.
 """
 
 from __future__ import annotations
@@ -20,11 +24,15 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
+from autograder.algorithms import algorithm as algorithm_row  # noqa: E402
 from autograder.algorithms import algorithm_names  # noqa: E402
 from autograder.diagram import draw_tree  # noqa: E402
 from autograder.grading.catalogue import BUGS, Flaws, flawed_search  # noqa: E402
 from autograder.grading.trees import generate_tree_solutions  # noqa: E402
 from autograder.tree import TreeGame  # noqa: E402
+
+GENERATED = "# Written by autograder/cases/make_cases.py; edit the tree there and rerun it.\n"
+"""The first line of every case file this script writes (and may delete)."""
 
 PACMAN_MOVES = ("West", "Stop", "East", "North", "South")
 GHOST_MOVES = ("West", "East", "North", "South")
@@ -619,7 +627,8 @@ def _is_tied(game: TreeGame, depth: int, algorithm: str) -> bool:
         kids = [value(c, turn + 1) for _, c in game.children(name)]
         if turn % n == 0:
             return max(kids)
-        return sum(kids) / len(kids) if algorithm == "expectimax" else min(kids)
+        chance = algorithm_row(algorithm).ghost_role == "chance"
+        return sum(kids) / len(kids) if chance else min(kids)
 
     root = [value(c, 1) for _, c in game.children(game.start)]
     return root.count(max(root)) > 1
@@ -637,7 +646,7 @@ def write(spec: Spec, algorithm: str) -> Path:
     diagram = spec.diagram.strip("\n") or draw_tree(game, spec.depth, algorithm=algorithm)
     quoted = ", ".join(f'"{t}"' for t in tags)
     text = (
-        "# Written by autograder/cases/make_cases.py; edit the tree there and rerun it.\n"
+        f"{GENERATED}"
         f'description = "{spec.description}"\n'
         f'algorithm = "{algorithm}"\n'
         f"depth = {spec.depth}\n"
@@ -656,15 +665,21 @@ def write(spec: Spec, algorithm: str) -> Path:
     return path
 
 
+def is_generated(path: Path) -> bool:
+    """Whether ``path`` is a case file this script wrote (it starts with `GENERATED`)."""
+    with path.open(encoding="utf-8", errors="replace") as f:
+        return f.readline() == GENERATED
+
+
 def main() -> None:
-    """Write every case, delete stale ones, and fill in the answers."""
+    """Write every case, delete the stale generated ones, and fill in the answers."""
     written = set()
     for spec in [*HAND, *CHAINS, *RANDOM]:
         for algorithm in spec.algorithms:
             written.add(write(spec, algorithm))
     for algorithm in algorithm_names():  # only the tree folders: the other cases are not ours
         for path in (HERE / algorithm).glob("*.toml"):
-            if path not in written:
+            if path not in written and is_generated(path):
                 path.unlink()
     generate_tree_solutions(HERE)
     for algorithm in algorithm_names():

@@ -39,7 +39,6 @@ read by `autograder.reading.case_folders`, and cases are graded by
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +47,7 @@ from typing import Any
 from autograder.algorithms import algorithm_names
 from autograder.results import CaseFormatError
 from autograder.tree import TreeGame
+from pacman.tomlfile import TomlFile
 
 __all__ = [
     "TreeCase",
@@ -79,7 +79,6 @@ _KEYS = {
 }
 _REQUIRED = ("description", "algorithm", "depth", "agents", "start", "tree", "values")
 _NAME = re.compile(r"[^\s#]+")
-_KINDS = {int: "a whole number", str: "a string", list: "a list"}
 
 
 @dataclass(frozen=True)
@@ -303,14 +302,6 @@ def check_answer(
             )
 
 
-def _toml_error(error: tomllib.TOMLDecodeError, where: str) -> CaseFormatError:
-    m = re.search(r"\(at line (\d+), column (\d+)\)", str(error))
-    message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(error))
-    if m:
-        return CaseFormatError(f"{where}:{m.group(1)}:{m.group(2)}: invalid TOML: {message}")
-    return CaseFormatError(f"{where}:1: invalid TOML: {message}")
-
-
 def parse_tree_case(
     text: str,
     *,
@@ -334,31 +325,20 @@ def parse_tree_case(
         CaseFormatError: If the file is malformed, naming the file and line.
     """
     where = str(path) if path is not None else "<case>"
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise _toml_error(error, where) from None
+    doc = TomlFile(text, where, CaseFormatError)
+    data = doc.data
     lines = key_lines(text)
-
-    def at(key: str) -> str:
-        return f"{where}:{lines.get(key, 1)}"
-
-    for key in data:
-        if key not in _KEYS:
-            raise CaseFormatError(
-                f"{at(key)}: unknown key {key!r} (known: {', '.join(sorted(_KEYS))})"
-            )
+    at = doc.at
     required = _REQUIRED + (("expected_action", "expected_generated") if require_answer else ())
-    for key in required:
-        if key not in data:
-            hint = "; run `autograder generate`" if key.startswith("expected") else ""
-            raise CaseFormatError(f"{where}:1: missing key {key!r}{hint}")
+    run_generate = "; run `autograder generate`"
+    doc.check_keys(
+        _KEYS,
+        required,
+        {"expected_action": run_generate, "expected_generated": run_generate},
+    )
 
     def get(key: str, kind: type, default: Any = None) -> Any:
-        value = data.get(key, default)
-        if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-            raise CaseFormatError(f"{at(key)}: {key} must be {_KINDS[kind]}, got {value!r}")
-        return value
+        return doc.get(key, kind, default=default)
 
     algorithm = get("algorithm", str)
     if algorithm not in algorithm_names():

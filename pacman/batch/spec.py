@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import tomllib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import Any, Literal
 from pacman.core.errors import AgentError, LayoutError, PacmanError
 from pacman.core.game import derive_seed
 from pacman.core.layout import Layout, load_layout
+from pacman.tomlfile import TomlFile
 
 __all__ = [
     "AgentSpec",
@@ -168,7 +168,7 @@ _SCALAR_KEYS: dict[str, tuple[type[Any], ...]] = {
     "games": (int,),
     "seed": (int,),
     "jobs": (int,),
-    "timeout": (int, float),
+    "timeout": (float,),  # a whole number is taken too
     "max_turns": (int,),
     "out": (str,),
     "backend": (str,),
@@ -211,21 +211,11 @@ def _check_ranges(config: EvalConfig, sources: Mapping[str, str]) -> None:
             raise EvalConfigError(f"{where}: {message}" if where else message)
 
 
-def _read_toml(path: str) -> dict[str, Any]:
-    try:
-        with open(path, "rb") as f:
-            return tomllib.load(f)
-    except OSError as exc:
-        raise EvalConfigError(f"{path}: cannot read config file: {exc.strerror}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise EvalConfigError(f"{path}: not valid TOML: {exc}") from None
-
-
-def _specs_from_toml(path: str, key: str, value: Any) -> tuple[AgentSpec, ...]:
+def _specs_from_toml(doc: TomlFile, key: str, value: Any) -> tuple[AgentSpec, ...]:
     items = value if isinstance(value, list) else [value]
     specs = []
     for i, item in enumerate(items):
-        where = f"{path}: {key}[{i}]"
+        where = f"{doc.at(key)}: {key}[{i}]"
         try:
             if isinstance(item, str):
                 specs.append(AgentSpec.parse(item))
@@ -238,27 +228,22 @@ def _specs_from_toml(path: str, key: str, value: Any) -> tuple[AgentSpec, ...]:
     return tuple(specs)
 
 
-def _values_from_toml(path: str) -> dict[str, Any]:
-    data = _read_toml(path)
-    known = sorted([*_SCALAR_KEYS, *_LIST_KEYS])
+def _values_from_toml(path: str) -> tuple[dict[str, Any], dict[str, str]]:
+    """The values of a config file, and the ``path:line:col`` each is written at."""
+    doc = TomlFile.read(path, EvalConfigError, "config file")
+    doc.check_keys([*_SCALAR_KEYS, *_LIST_KEYS])
     values: dict[str, Any] = {}
-    for key, value in data.items():
+    for key, value in doc.data.items():
         if key in ("pacman", "ghosts"):
-            values[key] = _specs_from_toml(path, key, value)
+            values[key] = _specs_from_toml(doc, key, value)
         elif key == "layouts":
             items = value if isinstance(value, list) else [value]
             if not all(isinstance(v, str) for v in items):
-                raise EvalConfigError(f"{path}: layouts must be strings, got {value!r}")
+                raise doc.fail(key, f"layouts must be strings, got {value!r}")
             values[key] = tuple(items)
-        elif key in _SCALAR_KEYS:
-            types = _SCALAR_KEYS[key]
-            if isinstance(value, bool) or not isinstance(value, types):
-                want = " or ".join(t.__name__ for t in types)
-                raise EvalConfigError(f"{path}: {key} must be {want}, got {value!r}")
-            values[key] = float(value) if isinstance(value, int) and key == "timeout" else value
         else:
-            raise EvalConfigError(f"{path}: unknown key {key!r} (known: {', '.join(known)})")
-    return values
+            values[key] = doc.check(key, value, *_SCALAR_KEYS[key])
+    return values, {key: doc.at(key) for key in values}
 
 
 def load_config(args: argparse.Namespace) -> EvalConfig:
@@ -271,8 +256,9 @@ def load_config(args: argparse.Namespace) -> EvalConfig:
     values: dict[str, Any] = {}
     sources: dict[str, str] = {}  # where each value came from, for error messages
     if getattr(args, "config", None):
-        values.update(_values_from_toml(args.config))
-        sources.update(dict.fromkeys(values, args.config))
+        from_file, places = _values_from_toml(args.config)
+        values.update(from_file)
+        sources.update(places)
     for key in ("pacman", "ghosts"):
         texts = getattr(args, key, None)
         if texts:

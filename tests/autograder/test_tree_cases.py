@@ -144,7 +144,7 @@ expected_generated = "A B C D E"
 
 MALFORMED = [
     # (replace this, with that, line, message pattern)
-    ("depth = 1", "depth = ", 3, "invalid TOML"),
+    ("depth = 1", "depth = ", 3, "not valid TOML"),
     ('tags = ["t"]', 'tags = ["t"]\ncolour = "red"', 6, "unknown key 'colour'"),
     ("depth = 1\n", "", 1, "missing key 'depth'"),
     ('"minimax"', '"negamax"', 2, "unknown algorithm 'negamax'"),
@@ -346,6 +346,24 @@ def test_stopping_early_is_pointed_out() -> None:
     )
 
 
+HAND_WRITTEN = """description = "A case written by hand next to the generated ones."
+algorithm = "minimax"
+depth = 1
+agents = 2
+start = "A"
+tree = '''
+A l B
+A r C
+B x D
+C x E
+'''
+values = '''
+D 1
+E 2
+'''
+"""
+
+
 def test_make_cases_rebuilds_the_trees_and_leaves_every_other_case_alone(tmp_path: Path) -> None:
     import filecmp
     import subprocess
@@ -354,7 +372,9 @@ def test_make_cases_rebuilds_the_trees_and_leaves_every_other_case_alone(tmp_pat
     packaged = Path(__file__).resolve().parents[2] / "autograder" / "cases"
     copy = tmp_path / "cases"
     shutil.copytree(packaged, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    (copy / "minimax" / "stale-case.toml").write_text("# no longer made by make_cases.py\n")
+    generated_line = (copy / "minimax" / "lecture-3x3.toml").read_text().splitlines()[0]
+    (copy / "minimax" / "stale-case.toml").write_text(f"{generated_line}\n# no longer made\n")
+    (copy / "minimax" / "mine.toml").write_text(HAND_WRITTEN)
     subprocess.run(
         [sys.executable, str(copy / "make_cases.py")],
         env={**os.environ, "PYTHONPATH": str(packaged.parents[1])},
@@ -362,6 +382,10 @@ def test_make_cases_rebuilds_the_trees_and_leaves_every_other_case_alone(tmp_pat
         capture_output=True,
     )
     assert not (copy / "minimax" / "stale-case.toml").exists()
+    mine = (copy / "minimax" / "mine.toml").read_text()  # kept, and given its answers
+    assert mine.startswith(HAND_WRITTEN)
+    assert 'expected_action = "r"' in mine
+    (copy / "minimax" / "mine.toml").unlink()
     compared = filecmp.dircmp(packaged, copy, ignore=["__pycache__"])
     stack = [compared]
     while stack:  # the same files with the same contents, in every folder
