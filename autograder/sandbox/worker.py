@@ -328,10 +328,11 @@ class _SubmissionServer:
                 self.decide(proxy.local_state(self.layout, fields))
             case TreeDecide(num_agents, number, info):
                 self.decide(proxy.tree_proxy(self.channel, num_agents, number, info))
-            case Register(None, fields):
-                self.register(proxy.local_state(self.layout, fields))
             case Register(number, fields):
-                self.register(proxy.pacman_proxy(self.channel, self.layout, number, fields))
+                if number is None:  # successors generated locally
+                    self.register(proxy.local_state(self.layout, fields))
+                else:
+                    self.register(proxy.pacman_proxy(self.channel, self.layout, number, fields))
             case _:
                 raise ValueError(f"unknown worker command {message!r}")
 
