@@ -81,27 +81,31 @@ ALGORITHMS: Final[tuple[GradedAlgorithm, ...]] = (
 """The graded algorithms, in question order."""
 
 
-def algorithm_names(table: tuple[GradedAlgorithm, ...] = ALGORITHMS) -> tuple[str, ...]:
-    """The names of the algorithms of ``table``, in order."""
-    return tuple(a.name for a in table)
+# The functions below read `ALGORITHMS` when called, never at import: a test may add a
+# row for its duration (monkeypatching `ALGORITHMS`) and grade it end to end.
 
 
-def algorithm(name: str, table: tuple[GradedAlgorithm, ...] = ALGORITHMS) -> GradedAlgorithm:
+def algorithm_names() -> tuple[str, ...]:
+    """The names of the graded algorithms, in order."""
+    return tuple(a.name for a in ALGORITHMS)
+
+
+def algorithm(name: str) -> GradedAlgorithm:
     """The row named ``name``.
 
     Raises:
         ValueError: If no row has that name.
     """
-    for row in table:
+    for row in ALGORITHMS:
         if row.name == name:
             return row
-    raise ValueError(f"unknown algorithm {name!r}; expected one of {algorithm_names(table)}")
+    raise ValueError(f"unknown algorithm {name!r}; expected one of {algorithm_names()}")
 
 
-def by_class(table: tuple[GradedAlgorithm, ...] = ALGORITHMS) -> dict[str, GradedAlgorithm]:
+def by_class() -> dict[str, GradedAlgorithm]:
     """Each classic class name and the row it grades.
 
     >>> sorted(by_class())
     ['AlphaBetaAgent', 'ExpectimaxAgent', 'MinimaxAgent']
     """
-    return {row.classic_class: row for row in table}
+    return {row.classic_class: row for row in ALGORITHMS}

@@ -21,15 +21,27 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from autograder.results import CaseFormatError
-from pacman._cli_parser import Parser
 
 __all__ = ["main"]
 
 _COMMANDS = ("init", "generate", "gradescope-package")
 STARTER = Path(__file__).with_name("starter") / "multi_agents.py"
 """The starter file handed out to students."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line (exit status 2), like ``pacman``'s.
+
+    ``"autograder: error: <what is wrong> (see autograder --help)"`` instead of the whole
+    usage block above the one line that matters.
+    """
+
+    def error(self, message: str) -> NoReturn:
+        """Print the problem in one line and exit with status 2."""
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def _grade_parser() -> argparse.ArgumentParser:
@@ -84,10 +96,10 @@ def _fail(message: str) -> int:
 
 
 def _list(specs: Sequence[object]) -> str:
-    from autograder.grading.suite import QUESTIONS, TestSpec
+    from autograder.grading.suite import TestSpec, questions
 
     lines = []
-    for q in QUESTIONS:
+    for q in questions():
         tests = [s for s in specs if isinstance(s, TestSpec) and s.question == q.name]
         count = f"{len(tests)} test" + ("" if len(tests) == 1 else "s")
         lines.append(f"{q.name}  {q.title} ({q.points:g} points, {count})")

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from autograder.grading.workers import BadAnswer, StudentError, Worker, WorkerLost
+from autograder.grading.workers import BadAnswer, SandboxProcess, StudentError, WorkerLost
 from autograder.reading.case_toml import GHOSTS, read_case_table
 from autograder.results import CaseFormatError, TestResult
 from autograder.sandbox.protocol import MakeAgent, Play, Register, Seed, SetLayout
@@ -146,7 +146,7 @@ def load_eval_agent_cases(folder: Path | None = None) -> list[EvalAgentCase]:
 class _Remote:
     """The student's Pacman agent as the game loop sees it: every move asks the worker."""
 
-    def __init__(self, worker: Worker, move_limit: float, test_deadline: float) -> None:
+    def __init__(self, worker: SandboxProcess, move_limit: float, test_deadline: float) -> None:
         self.worker = worker
         self.move_limit = move_limit
         self.test_deadline = test_deadline
@@ -171,7 +171,7 @@ class _Game:
 
 
 def run_eval_agent(
-    case: EvalAgentCase, worker: Worker, *, timeout_scale: float = 1.0
+    case: EvalAgentCase, worker: SandboxProcess, *, timeout_scale: float = 1.0
 ) -> TestResult:
     """Play the case's games with the student's agent in ``worker`` and score them.
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from autograder.algorithms import ALGORITHMS
+from autograder import algorithms
 from autograder.algorithms import algorithm as algorithm_row
 from autograder.grading.eval_games import EvalAgentCase, load_eval_agent_cases, run_eval_agent
 from autograder.grading.servers import TreeServer
@@ -27,7 +27,7 @@ from autograder.grading.traces import (
     run_game_trace,
 )
 from autograder.grading.trees import check_tree_case
-from autograder.grading.workers import StudentError, Worker, WorkerLost
+from autograder.grading.workers import SandboxProcess, StudentError, WorkerLost
 from autograder.reading.case_folders import load_tree_cases
 from autograder.reading.tree_cases import TreeCase
 from autograder.results import QuestionResult, TestResult
@@ -40,6 +40,7 @@ __all__ = [
     "Question",
     "TestSpec",
     "build_suite",
+    "questions",
     "run_one",
     "run_suite",
     "run_tree_test",
@@ -66,13 +67,21 @@ class Question:
     """The search algorithm it grades (q2-q4)."""
 
 
-QUESTIONS: Final = (
-    Question("q1", "Reflex agent", 4, False),
-    *(Question(a.question, a.title, a.points, True, a.name) for a in ALGORITHMS),
-    Question("q5", "Evaluation function", 6, False),
-)
-"""The default suite's questions, in order: one per graded algorithm between the reflex
-agent and the evaluation function."""
+def questions() -> tuple[Question, ...]:
+    """The suite's questions, in order.
+
+    One per graded algorithm (`autograder.algorithms`), between the reflex agent and the
+    evaluation function.
+    """
+    return (
+        Question("q1", "Reflex agent", 4, False),
+        *(Question(a.question, a.title, a.points, True, a.name) for a in algorithms.ALGORITHMS),
+        Question("q5", "Evaluation function", 6, False),
+    )
+
+
+QUESTIONS: Final = questions()
+"""The default suite's questions (`questions` with the shipped table)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,14 +115,15 @@ def build_suite(cases: Path | None = None) -> list[TestSpec]:
     Raises:
         CaseFormatError: If a case file is malformed.
     """
-    by_question: dict[str, list[TestSpec]] = {q.name: [] for q in QUESTIONS}
+    suite_questions = questions()
+    by_question: dict[str, list[TestSpec]] = {q.name: [] for q in suite_questions}
     evals = load_eval_agent_cases(None if cases is None else cases / "eval_agents")
     traces = load_game_traces(None if cases is None else cases / "game_traces")
     for e in evals:
         by_question.setdefault(e.question, []).append(
             TestSpec(e.test_name, e.question, "eval", e, 0.1 * e.num_games)
         )
-    for q in QUESTIONS:
+    for q in suite_questions:
         if q.algorithm is None:
             continue
         for t in load_tree_cases(q.algorithm, cases):
@@ -123,7 +133,7 @@ def build_suite(cases: Path | None = None) -> list[TestSpec]:
         by_question.setdefault(g.question, []).append(
             TestSpec(g.test_name, g.question, "trace", g, 0.5)
         )
-    return [spec for q in QUESTIONS for spec in by_question.get(q.name, [])]
+    return [spec for q in suite_questions for spec in by_question.get(q.name, [])]
 
 
 def select(
@@ -152,7 +162,9 @@ def select(
     return chosen
 
 
-def run_tree_test(spec: TestSpec, worker: Worker, *, timeout_scale: float = 1.0) -> TestResult:
+def run_tree_test(
+    spec: TestSpec, worker: SandboxProcess, *, timeout_scale: float = 1.0
+) -> TestResult:
     """Run the student's agent for the spec's algorithm on one tree case."""
     case: TreeCase = spec.case
     t0 = time.monotonic()
@@ -184,7 +196,12 @@ def run_tree_test(spec: TestSpec, worker: Worker, *, timeout_scale: float = 1.0)
 
 
 def _failed_run(
-    spec: TestSpec, server: TreeServer, worker: Worker, status: Any, lines: list[str], t0: float
+    spec: TestSpec,
+    server: TreeServer,
+    worker: SandboxProcess,
+    status: Any,
+    lines: list[str],
+    t0: float,
 ) -> TestResult:
     graded = check_tree_case(
         spec.case,
@@ -211,7 +228,7 @@ def _load_failure(spec: TestSpec, error: StudentError) -> TestResult:
     )
 
 
-def run_one(spec: TestSpec, worker: Worker, *, timeout_scale: float = 1.0) -> TestResult:
+def run_one(spec: TestSpec, worker: SandboxProcess, *, timeout_scale: float = 1.0) -> TestResult:
     """Run one test in ``worker`` (restarted as needed)."""
     if worker.load_error is not None:
         return _load_failure(spec, worker.load_error)
@@ -272,10 +289,11 @@ def run_suite(
     results: dict[str, TestResult] = {}
     lock = threading.Lock()
     crashes: list[BaseException] = []
-    all_or_nothing = {q.name for q in QUESTIONS if q.all_or_nothing}
+    suite_questions = questions()
+    all_or_nothing = {q.name for q in suite_questions if q.all_or_nothing}
     timeouts: dict[str, int] = {}
 
-    def work(worker: Worker) -> None:
+    def work(worker: SandboxProcess) -> None:
         try:
             while True:
                 with lock:
@@ -304,7 +322,7 @@ def run_suite(
     count = max(1, min(jobs, len(specs)))
     # Made here, so a bad --run-as fails before any test; each is started and used in its
     # own thread (a worker dies with the thread that started it).
-    workers = [Worker(path, run_as=run_as) for _ in range(count)]
+    workers = [SandboxProcess(path, run_as=run_as) for _ in range(count)]
     threads = [threading.Thread(target=work, args=(w,), daemon=True) for w in workers]
     for t in threads:
         t.start()
@@ -313,7 +331,7 @@ def run_suite(
     if crashes:
         raise crashes[0]
     out = []
-    for q in QUESTIONS:
+    for q in suite_questions:
         tests = tuple(results[s.name] for s in specs if s.question == q.name)
         if not tests:
             continue

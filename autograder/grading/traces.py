@@ -26,7 +26,7 @@ from agents.search import expectimax, minimax
 from autograder.algorithms import algorithm as algorithm_row
 from autograder.algorithms import algorithm_names
 from autograder.grading.servers import PacmanServer
-from autograder.grading.workers import BadAnswer, StudentError, Worker, WorkerLost
+from autograder.grading.workers import BadAnswer, SandboxProcess, StudentError, WorkerLost
 from autograder.reading.case_toml import GHOSTS, read_case_table
 from autograder.results import CaseFormatError, TestResult
 from autograder.sandbox.protocol import Decide, MakeAgent, Register, Seed, SetLayout
@@ -293,7 +293,7 @@ def generate_trace(case: GameTraceCase) -> Path | None:
 
 def run_game_trace(
     case: GameTraceCase,
-    worker: Worker,
+    worker: SandboxProcess,
     *,
     points: float = 0.0,
     timeout_scale: float = 1.0,

@@ -1,7 +1,7 @@
 """The grader's side of a worker process: start it, talk to it, time it, kill it.
 
-One `Worker` runs one student file in a child process (`autograder.sandbox.worker`). The grader
-sends a command and serves the worker's successor requests until the answer comes back,
+One `SandboxProcess` runs one student file in a child process (`autograder.sandbox.worker`).
+The grader sends a command and serves the worker's successor requests until the answer comes back,
 enforcing a deadline by killing the process. A worker that dies, hangs or breaks the
 protocol is replaced on the next test, so one bad test never stops the grading.
 """
@@ -40,8 +40,8 @@ from autograder.sandbox.proxy import decode_request
 __all__ = [
     "OUTPUT_SHOWN_CHARS",
     "BadAnswer",
+    "SandboxProcess",
     "StudentError",
-    "Worker",
     "WorkerLost",
 ]
 
@@ -93,7 +93,7 @@ class BadAnswer:
     shown: str
 
 
-class Worker:
+class SandboxProcess:
     """A child process that imports the student's file and answers the grader.
 
     On Linux the worker is killed when the thread that started it ends (so no endless

@@ -36,7 +36,6 @@ from typing import Any, Final, Protocol
 from autograder.sandbox.protocol import NOTICE, SUCCESSOR
 from pacman.core.errors import IllegalActionError, TerminalStateError
 from pacman.core.layout import Layout
-from pacman.core.navigation import Navigation
 from pacman.core.state import GameState
 from pacman.core.types import Direction
 
@@ -68,9 +67,6 @@ ERRORS: Final[dict[str, type[Exception]]] = {
 }
 """Exception types the grader may ask the worker to raise in the student's code."""
 
-_DIRECTIONS: Final = {d.value: d for d in Direction}
-_dirs_cache: dict[tuple[str, ...], tuple[Direction, ...]] = {}
-_new = object.__new__
 
 Fields = tuple[Any, ...]
 """A state's compact fields: positions, directions (names), timers, food, ..., status."""
@@ -114,11 +110,8 @@ def decode_request(data: bytes) -> tuple[int, int, str]:
 
 
 def state_fields(state: GameState) -> Fields:
-    """The compact fields of a real state (everything but the layout).
-
-    Uses the state's pickling protocol, so it stays in step with the engine.
-    """
-    return state.__reduce__()[1][1:]  # type: ignore[no-any-return]
+    """The compact fields of a real state, without its layout (`GameState.wire_fields`)."""
+    return state.wire_fields()
 
 
 _pending: list[int] = []
@@ -157,32 +150,9 @@ def _ask(channel: Channel, parent: int, agent: object, action: object) -> tuple[
     return reply[1], reply[2]
 
 
-def _directions(names: tuple[str, ...]) -> tuple[Direction, ...]:
-    dirs = _dirs_cache.get(names)
-    if dirs is None:
-        dirs = tuple(_DIRECTIONS[n] for n in names)
-        _dirs_cache[names] = dirs
-    return dirs
-
-
-def _fill(s: GameState, nav: Navigation, fields: Fields) -> None:
-    pos, dirs, scared, food, num_food, caps, score, status = fields
-    s._nav = nav
-    s._pos = pos
-    s._dirs = _directions(dirs)
-    s._scared = scared
-    s._food = food
-    s._num_food = num_food
-    s._caps = caps
-    s._score = score
-    s._status = status
-
-
 def local_state(layout: Layout, fields: Fields) -> GameState:
     """A real, local `GameState` with these fields (for games that count nothing)."""
-    s: GameState = _new(GameState)
-    _fill(s, layout.nav, fields)
-    return s
+    return GameState.from_wire(layout, fields)
 
 
 class PacmanProxy(GameState):
@@ -219,9 +189,9 @@ class PacmanProxy(GameState):
             return child
         # Not cached, or cached in an earlier decision: the grader must count it again.
         chosen, siblings = _ask(self._channel, self._gid, agent, action)
-        channel, nav, decision = self._channel, self._nav, _decision[0]
+        channel, layout, decision = self._channel, self.layout, _decision[0]
         for name, gid, fields in siblings:
-            sibling = pacman_proxy(channel, nav, gid, fields)
+            sibling = pacman_proxy(channel, layout, gid, fields)
             sibling._decision = decision
             kids[(agent, name)] = sibling
         child = kids[(agent, siblings[chosen][0])]
@@ -231,10 +201,9 @@ class PacmanProxy(GameState):
         return child
 
 
-def pacman_proxy(channel: Channel, nav: Navigation, gid: int, fields: Fields) -> PacmanProxy:
+def pacman_proxy(channel: Channel, layout: Layout, gid: int, fields: Fields) -> PacmanProxy:
     """Build the proxy of the grader's state number ``gid``."""
-    s: PacmanProxy = _new(PacmanProxy)
-    _fill(s, nav, fields)
+    s = PacmanProxy.from_wire(layout, fields)
     s._gid = gid
     s._channel = channel
     s._kids = None

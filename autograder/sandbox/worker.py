@@ -112,7 +112,7 @@ _SHIM: Final = str(Path(__file__).with_name("classic_shim"))
 """Classic ``util`` and ``game`` modules, for classic submissions (last on ``sys.path``)."""
 
 
-class _Worker:
+class _SubmissionServer:
     def __init__(self, rx: Connection, tx: Connection) -> None:
         self.rx = rx
         self.tx = tx
@@ -323,7 +323,7 @@ class _Worker:
             case Seed(seed):
                 random.seed(seed)
             case Decide(number, fields):
-                self.decide(proxy.pacman_proxy(self.channel, self.layout.nav, number, fields))
+                self.decide(proxy.pacman_proxy(self.channel, self.layout, number, fields))
             case Play(fields):
                 self.decide(proxy.local_state(self.layout, fields))
             case TreeDecide(num_agents, number, info):
@@ -331,7 +331,7 @@ class _Worker:
             case Register(None, fields):
                 self.register(proxy.local_state(self.layout, fields))
             case Register(number, fields):
-                self.register(proxy.pacman_proxy(self.channel, self.layout.nav, number, fields))
+                self.register(proxy.pacman_proxy(self.channel, self.layout, number, fields))
             case _:
                 raise ValueError(f"unknown worker command {message!r}")
 
@@ -474,7 +474,7 @@ def main() -> None:
     _block_reference_code()
     _limit_memory()
     sys.path.append(_SHIM)
-    worker = _Worker(Connection(rx_fd, writable=False), Connection(tx_fd, readable=False))
+    worker = _SubmissionServer(Connection(rx_fd, writable=False), Connection(tx_fd, readable=False))
     worker.run()
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from operator import attrgetter
-from typing import Any, Final
+from typing import Any, Final, Self
 
 from pacman.core.errors import IllegalActionError, TerminalStateError
 from pacman.core.layout import Layout, load_layout
@@ -25,7 +25,7 @@ from pacman.core.rules import (
 )
 from pacman.core.types import Direction, Position
 
-__all__ = ["GameState"]
+__all__ = ["GameState", "WireFields"]
 
 _PLAYING: Final = 0
 _WIN: Final = 1
@@ -441,20 +441,53 @@ class GameState:
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:
+        return (_restore, (self._nav.layout, *self.wire_fields()))
+
+    def wire_fields(self) -> WireFields:
+        """The state as plain values, without its layout (the engine's wire format).
+
+        Positions, direction names, scared timers, the food and capsule bit masks, the
+        food count, the score and the status: only tuples, ints and strings, so any
+        serialiser carries them. `from_wire` builds the state back.
+
+        >>> s = GameState.initial("testClassic")
+        >>> GameState.from_wire(s.layout, s.wire_fields()) == s
+        True
+        """
         return (
-            _restore,
-            (
-                self._nav.layout,
-                self._pos,
-                tuple(d.value for d in self._dirs),
-                self._scared,
-                self._food,
-                self._num_food,
-                self._caps,
-                self._score,
-                self._status,
-            ),
+            self._pos,
+            tuple(d.value for d in self._dirs),
+            self._scared,
+            self._food,
+            self._num_food,
+            self._caps,
+            self._score,
+            self._status,
         )
+
+    @classmethod
+    def from_wire(cls, layout: Layout, fields: WireFields) -> Self:
+        """The state of ``layout`` whose `wire_fields` are ``fields``.
+
+        Called on a subclass, it makes an instance of the subclass with the base state
+        filled in (the subclass sets its own attributes). The fields are trusted: they
+        come from `wire_fields`, not from a user.
+        """
+        pos, dirs, scared, food, num_food, caps, score, status = fields
+        directions = _DIRECTIONS_OF.get(dirs)
+        if directions is None:
+            directions = _DIRECTIONS_OF[dirs] = tuple(Direction(d) for d in dirs)
+        s = _new(cls)
+        s._nav = layout.nav
+        s._pos = pos
+        s._dirs = directions
+        s._scared = scared
+        s._food = food
+        s._num_food = num_food
+        s._caps = caps
+        s._score = score
+        s._status = status
+        return s
 
     def __repr__(self) -> str:
         return (
@@ -465,6 +498,12 @@ class GameState:
 
 
 _new = object.__new__
+
+WireFields = tuple[Any, ...]
+"""`GameState.wire_fields`: the state without its layout, as plain values."""
+
+_DIRECTIONS_OF: dict[tuple[str, ...], tuple[Direction, ...]] = {}
+"""Direction tuples by their names (few distinct ones: shared, and cheap to rebuild)."""
 
 
 def _make(
@@ -491,28 +530,8 @@ def _make(
     return s
 
 
-def _restore(
-    layout: Layout,
-    pos: tuple[int, ...],
-    dirs: tuple[str, ...],
-    scared: tuple[int, ...],
-    food: int,
-    num_food: int,
-    caps: int,
-    score: int,
-    status: int,
-) -> GameState:
-    return _make(
-        layout.nav,
-        pos,
-        tuple(Direction(d) for d in dirs),
-        scared,
-        food,
-        num_food,
-        caps,
-        score,
-        status,
-    )
+def _restore(layout: Layout, *fields: Any) -> GameState:
+    return GameState.from_wire(layout, fields)
 
 
 def _positions(mask: int, layout: Layout) -> list[tuple[int, int]]:

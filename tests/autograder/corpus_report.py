@@ -46,7 +46,7 @@ def grade(variant: str, *, jobs: int = 2, questions: tuple[str, ...] = ()) -> di
 
     Args:
         variant: A folder name of the corpus.
-        jobs: Worker processes (``-j``).
+        jobs: SandboxProcess processes (``-j``).
         questions: Only these questions (default: all).
     """
     file = CORPUS / variant / "multiAgents.py"

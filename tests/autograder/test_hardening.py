@@ -21,7 +21,7 @@ from autograder.cli import main
 from autograder.grading.servers import PacmanServer
 from autograder.grading.suite import TestSpec, run_tree_test
 from autograder.grading.trees import reference_run
-from autograder.grading.workers import StudentError, Worker
+from autograder.grading.workers import SandboxProcess, StudentError
 from autograder.reading.tree_cases import parse_tree_case
 from autograder.sandbox.protocol import Decide, MakeAgent, SetLayout
 from pacman import GameState
@@ -122,7 +122,7 @@ def test_a_child_kept_from_an_earlier_decision_is_counted_again(tmp_path: Path, 
     """SPEC 6: every state returned during a decision counts, cached or not."""
     path = student(tmp_path, _KEEPS_A_CHILD[api])
     state = GameState.initial("testClassic")
-    w = Worker(path)
+    w = SandboxProcess(path)
     try:
         w.start()
         w.send(SetLayout(state.layout.name, state.layout.to_text()))
@@ -269,7 +269,7 @@ def test_a_search_without_a_terminal_check_is_diagnosed(tmp_path: Path) -> None:
         tmp_path,
         _SCORE_AT_LEAVES["new"].replace("s.is_terminal() or ", ""),  # no win/lose check
     )
-    w = Worker(path)
+    w = SandboxProcess(path)
     try:
         result = run_tree_test(TestSpec("q2/win-with-edges", "q2", "tree", case, 0.01), w)
     finally:
@@ -295,7 +295,7 @@ def test_a_search_without_a_terminal_check_is_diagnosed(tmp_path: Path) -> None:
 )
 def test_reference_and_grader_modules_cannot_be_imported(tmp_path: Path, module: str) -> None:
     path = student(tmp_path, f"import {module}\n")
-    w = Worker(path)
+    w = SandboxProcess(path)
     try:
         with pytest.raises(StudentError) as info:
             w.start()
@@ -338,7 +338,7 @@ def test_an_evaluation_function_taken_from_our_code_is_refused(tmp_path: Path) -
         better_evaluation = get_evaluation("better")
         """,
     )
-    w = Worker(path)
+    w = SandboxProcess(path)
     try:
         w.start()
         with pytest.raises(StudentError) as info:
@@ -372,7 +372,7 @@ def test_a_memory_bomb_fails_its_own_test_and_the_worker_goes_on(tmp_path: Path)
         """,
     )
     state = GameState.initial("testClassic")
-    w = Worker(path)
+    w = SandboxProcess(path)
     try:
         w.start()
         w.send(SetLayout(state.layout.name, state.layout.to_text()))

@@ -10,7 +10,7 @@ import pytest
 from agents.evaluation import score_evaluation
 from agents.search import alpha_beta, expectimax, minimax
 from autograder.grading.servers import PacmanServer, TreeServer
-from autograder.grading.workers import BadAnswer, StudentError, Worker, WorkerLost
+from autograder.grading.workers import BadAnswer, SandboxProcess, StudentError, WorkerLost
 from autograder.sandbox.protocol import Decide, MakeAgent, Play, SetLayout, TreeDecide
 from autograder.sandbox.proxy import decode_request, encode_request
 from autograder.tree import TreeGame
@@ -21,8 +21,8 @@ SOLUTION = Path(__file__).with_name("fixtures") / "solution" / "multi_agents.py"
 
 
 @pytest.fixture(scope="module")
-def worker() -> Worker:
-    w = Worker(SOLUTION)
+def worker() -> SandboxProcess:
+    w = SandboxProcess(SOLUTION)
     w.start()
     yield w  # type: ignore[misc]
     w.close()
@@ -33,7 +33,7 @@ def deadline(seconds: float = 10.0) -> float:
 
 
 def decide(
-    w: Worker, state: GameState, cls: str = "MinimaxAgent", depth: int = 2
+    w: SandboxProcess, state: GameState, cls: str = "MinimaxAgent", depth: int = 2
 ) -> tuple[object, PacmanServer]:
     """Have the worker's ``cls`` choose a move at ``state``; the answer and the counting server."""
     w.send(SetLayout(state.layout.name, state.layout.to_text()))
@@ -65,7 +65,7 @@ def test_malformed_request_is_a_value_error() -> None:
 @pytest.mark.parametrize("cls", sorted(SEARCHES))
 @pytest.mark.parametrize("layout", ["smallClassic", "trappedClassic", "testClassic"])
 def test_grader_counts_exactly_what_the_reference_generates(
-    worker: Worker, cls: str, layout: str
+    worker: SandboxProcess, cls: str, layout: str
 ) -> None:
     state = GameState.initial(layout)
     action, server = decide(worker, state, cls)
@@ -87,7 +87,7 @@ def test_illegal_successor_request_raises_in_the_student_code(tmp_path: Path) ->
         "        except ValueError as exc:\n"
         "            return 'caught ' + type(exc).__name__\n"
     )
-    w = Worker(student)
+    w = SandboxProcess(student)
     try:
         w.start()
         state = GameState.initial("testClassic")
@@ -98,7 +98,7 @@ def test_illegal_successor_request_raises_in_the_student_code(tmp_path: Path) ->
         w.close()
 
 
-def test_tree_proxies_answer_from_the_grader(worker: Worker) -> None:
+def test_tree_proxies_answer_from_the_grader(worker: SandboxProcess) -> None:
     game = TreeGame.from_edges(
         "A", [("A", "l", "B"), ("A", "r", "C")], {"B": 3, "C": 5}, num_agents=1
     )
@@ -115,9 +115,9 @@ def write(tmp_path: Path, body: str) -> Path:
     return path
 
 
-def started(path: Path, agent: str = "Agent") -> tuple[Worker, GameState]:
+def started(path: Path, agent: str = "Agent") -> tuple[SandboxProcess, GameState]:
     """A worker on ``path`` with its agent made, and the testClassic start state."""
-    w = Worker(path)
+    w = SandboxProcess(path)
     w.start()
     state = GameState.initial("testClassic")
     w.send(SetLayout(state.layout.name, state.layout.to_text()))
@@ -188,7 +188,7 @@ def test_printed_output_is_capped(tmp_path: Path) -> None:
 def test_import_failure_is_kept_for_every_test(tmp_path: Path) -> None:
     path = tmp_path / "multi_agents.py"
     path.write_text("import no_such_module_here\n")
-    w = Worker(path)
+    w = SandboxProcess(path)
     try:
         with pytest.raises(StudentError, match="ModuleNotFoundError"):
             w.start()
@@ -222,7 +222,7 @@ def test_processes_the_student_starts_die_with_the_worker(tmp_path: Path) -> Non
         "    def get_action(self, state):\n"
         "        return 'Stop'\n"
     )
-    w = Worker(student)
+    w = SandboxProcess(student)
     w.start()
     pid = int(pid_file.read_text())
     w.close()
@@ -256,7 +256,7 @@ def _nobody() -> tuple[str, str]:
     # needs only this project's pure-Python code, so a system Python 3.11+ serves too.
     for python in (sys.executable, "/usr/bin/python3"):
         try:
-            Worker(SOLUTION, python=python, run_as="nobody")
+            SandboxProcess(SOLUTION, python=python, run_as="nobody")
         except ValueError:
             continue
         return "nobody", python
@@ -288,7 +288,7 @@ def test_run_as_keeps_the_student_away_from_the_graders_files(tmp_path: Path) ->
             "        return WHO\n"
         )
         student.chmod(0o644)
-        w = Worker(student, python=python, run_as=user)
+        w = SandboxProcess(student, python=python, run_as=user)
         try:
             w.start()
             answer, _ = decide(w, GameState.initial("testClassic"))
@@ -306,7 +306,7 @@ def test_run_as_keeps_the_student_away_from_the_graders_files(tmp_path: Path) ->
 
 def test_run_as_an_unknown_user_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="no user 'no-such-user-here'"):
-        Worker(SOLUTION, run_as="no-such-user-here")
+        SandboxProcess(SOLUTION, run_as="no-such-user-here")
 
 
 def test_run_as_a_user_who_cannot_run_the_interpreter_is_a_clear_error(tmp_path: Path) -> None:
@@ -317,7 +317,7 @@ def test_run_as_a_user_who_cannot_run_the_interpreter_is_a_clear_error(tmp_path:
     hidden = tmp_path / "python"  # pytest's tmp_path is root's alone (mode 0700)
     hidden.symlink_to("/usr/bin/env")
     with pytest.raises(ValueError, match=r"that user cannot run .*python with the grader"):
-        Worker(SOLUTION, python=str(hidden), run_as="nobody")
+        SandboxProcess(SOLUTION, python=str(hidden), run_as="nobody")
 
 
 @pytest.mark.parametrize(
@@ -344,7 +344,7 @@ def test_a_worker_breaking_the_protocol_fails_only_itself(tmp_path: Path, payloa
         "            state._channel.recv_bytes()\n"
         "        return 'Stop'\n"
     )
-    w = Worker(student)
+    w = SandboxProcess(student)
     try:
         w.start()
         try:

@@ -660,6 +660,30 @@ def test_pickling_round_trips(name: str, seed: int) -> None:
         assert pickle.loads(pickle.dumps(nxt)) == nxt
 
 
+class _Tagged(GameState):
+    __slots__ = ("tag",)
+
+
+@settings(max_examples=20, deadline=None)
+@given(name=st.sampled_from(PROPERTY_LAYOUTS), seed=st.integers(0, 2**32 - 1))
+def test_wire_fields_round_trip_as_plain_values(name: str, seed: int) -> None:
+    for state, agent, _, _ in walk(name, seed, 120)[::7]:
+        fields = state.wire_fields()
+        assert _plain(fields)
+        copy = GameState.from_wire(state.layout, fields)
+        assert (copy, hash(copy), snapshot(copy)) == (state, hash(state), snapshot(state))
+        assert copy.legal_actions(agent) == state.legal_actions(agent)
+        tagged = _Tagged.from_wire(state.layout, fields)  # a subclass gets its own type
+        assert type(tagged) is _Tagged
+        assert tagged == state
+
+
+def _plain(value: object) -> bool:
+    if isinstance(value, tuple):
+        return all(_plain(v) for v in value)
+    return type(value) in (int, str)
+
+
 @settings(max_examples=30, deadline=None)
 @given(seeds=st.lists(st.integers(0, 10**6), min_size=2, max_size=6))
 def test_eq_and_hash_are_consistent(seeds: list[int]) -> None:
