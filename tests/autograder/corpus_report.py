@@ -82,7 +82,8 @@ def names_bug(question: dict[str, Any], name: str) -> bool:
     return given[name] * 2 > sum(given.values())
 
 
-def _shown(given: Counter[str | None]) -> str:
+def describe_diagnoses(given: Counter[str | None]) -> str:
+    """The diagnoses with their counts, most frequent first (``None``: no diagnosis)."""
     return ", ".join(f"{name} x{n}" for name, n in given.most_common()) or "no failing test"
 
 
@@ -123,7 +124,7 @@ def details(variant: str, expected: dict[str, Any], report: dict[str, Any]) -> l
         lines.append(
             f"  {variant} {q}: {question['points']:g}/{question['max_points']:g}, "
             f"classic grader: {expected['points'][q]}{want}; "
-            f"diagnoses of the failing tests: {_shown(diagnoses(question))}"
+            f"diagnoses of the failing tests: {describe_diagnoses(diagnoses(question))}"
         )
         groups: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
         for t in question["tests"]:

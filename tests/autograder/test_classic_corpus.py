@@ -21,7 +21,7 @@ import pytest
 
 from tests.autograder.corpus_report import (
     QUESTIONS,
-    _shown,
+    describe_diagnoses,
     diagnoses,
     grade,
     load_expected,
@@ -91,6 +91,8 @@ _GRADE_TODAY: dict[tuple[str, str], str] = {
     ("bug_bounds_not_passed", "q4"): ALONE,
     ("bug_children_reordered", "q2"): ALONE,
     ("bug_children_reordered", "q4"): ALONE,
+    ("bug_depth_after_pacman", "q2"): ALONE,
+    ("bug_depth_after_pacman", "q3"): ALONE,
     ("bug_depth_per_agent", "q3"): ALONE,
     ("bug_depth_per_agent", "q4"): ALONE,
     ("bug_expectimax_min", "q2"): ALONE,
@@ -101,10 +103,14 @@ _GRADE_TODAY: dict[tuple[str, str], str] = {
     ("bug_generate_before_pruning", "q4"): ALONE,
     ("bug_no_terminal_check", "q3"): ALONE,
     ("bug_no_terminal_check", "q4"): ALONE,
+    ("bug_none_in_certain_death", "q3"): ALONE,
+    ("bug_none_in_certain_death", "q4"): ALONE,
     ("bug_one_ghost_layer", "q3"): ALONE,
     ("bug_one_ghost_layer", "q4"): ALONE,
     ("bug_one_ply_too_deep", "q3"): ALONE,
     ("bug_one_ply_too_deep", "q4"): ALONE,
+    ("bug_one_ply_too_shallow", "q2"): ALONE,
+    ("bug_one_ply_too_shallow", "q4"): ALONE,
     ("bug_pairwise_average", "q2"): ALONE,
     ("bug_pairwise_average", "q3"): ALONE,
     ("bug_prune_on_equality", "q2"): ALONE,
@@ -120,6 +126,8 @@ _NAME_TODAY: dict[str, str] = {
     "bug_pairwise_average": NO_TREE,
     "bug_expectimax_min_last_ghost": NO_TREE,
     "bug_swapped_arguments": NO_NAME,
+    # Caught only by the game trace (move 57), which calls a None move value-not-action.
+    "bug_none_in_certain_death": NO_NAME,
 }
 """Bug variants whose diagnosis is not the expected one today, and why."""
 
@@ -177,4 +185,6 @@ def test_classic_points(variant: str, question: str) -> None:
 def test_bug_variant_is_named(variant: str) -> None:
     ((question, name),) = EXPECTED[variant]["diagnosis"].items()
     got = report(variant)[question]
-    assert names_bug(got, name), f"expected {name}; the failing tests got {_shown(diagnoses(got))}"
+    assert names_bug(got, name), (
+        f"expected {name}; the failing tests got {describe_diagnoses(diagnoses(got))}"
+    )
