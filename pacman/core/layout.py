@@ -17,7 +17,19 @@ from pacman.core.types import Position
 if TYPE_CHECKING:
     from pacman.core.navigation import Navigation
 
-__all__ = ["Layout", "layout_names", "load_layout"]
+__all__ = ["MAX_LAYOUT_BYTES", "MAX_LAYOUT_CELLS", "Layout", "layout_names", "load_layout"]
+
+MAX_LAYOUT_CELLS = 4096
+"""The most cells (width times height) a layout may have, e.g. 64 x 64.
+
+The engine keeps movement tables per cell and one food bit mask per cell, which grows
+with the board: an open 64 x 64 board takes about 55 MB and 0.3 s to prepare, 128 x 128
+about 240 MB, and a 400 x 400 board several gigabytes. The largest classic layout has
+756 cells.
+"""
+
+MAX_LAYOUT_BYTES = 1 << 20
+"""The largest layout file `Layout.from_file` reads (1 MiB); a larger one is refused unread."""
 
 _TILES = frozenset("%.oPG1234 ")
 _GHOST_KEYS = {"G": 1, "1": 1, "2": 2, "3": 3, "4": 4}
@@ -70,8 +82,9 @@ class Layout:
 
         Raises:
             LayoutError: If the text is empty, has an unknown character, ragged rows, no
-                or several Pacman starts, a border cell that is not a wall, or a ghost
-                that cannot move. The message reads ``"source:line:col: problem"``.
+                or several Pacman starts, a border cell that is not a wall, a ghost
+                that cannot move, or more than `MAX_LAYOUT_CELLS` cells. The message
+                reads ``"source:line:col: problem"``.
         """
         where = source if source is not None else name
         raw_lines = text.splitlines()
@@ -89,6 +102,11 @@ class Layout:
         for line_no, line in numbered:
             row = line.strip()
             offset = len(line) - len(line.lstrip())
+            if len(row) > MAX_LAYOUT_CELLS:
+                raise LayoutError(
+                    f"{where}:{line_no}:1: layout too large: a row of width {len(row)} "
+                    f"(at most {MAX_LAYOUT_CELLS} cells in all)"
+                )
             for col, ch in enumerate(row):
                 if ch not in _TILES:
                     raise LayoutError(
@@ -104,6 +122,12 @@ class Layout:
                     f"line {width_line} has width {width}"
                 )
             rows.append(row)
+            if len(rows) * width > MAX_LAYOUT_CELLS:
+                raise LayoutError(
+                    f"{where}:{line_no}:1: layout too large: {width} x {len(rows)} rows "
+                    f"already exceed {MAX_LAYOUT_CELLS} cells (the engine's tables grow "
+                    "with the square of the board)"
+                )
 
         height = len(rows)
         walls: set[tuple[int, int]] = set()
@@ -173,7 +197,14 @@ class Layout:
         """
         p = Path(path)
         try:
-            text = p.read_text(encoding="utf-8")
+            with p.open("rb") as handle:
+                data = handle.read(MAX_LAYOUT_BYTES + 1)
+            if len(data) > MAX_LAYOUT_BYTES:
+                raise LayoutError(
+                    f"{p}: layout file too large (over {MAX_LAYOUT_BYTES} bytes; a layout "
+                    f"has at most {MAX_LAYOUT_CELLS} cells)"
+                )
+            text = data.decode("utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             raise LayoutError(f"{p}: cannot read layout file: {reason}") from None

@@ -28,12 +28,22 @@ GhostEntry = tuple[
 """For a ghost at a point with a facing: (legal actions, full-speed moves, half-speed moves)."""
 
 
+_CACHED_DISTANCE_ENTRIES: Final = 4_000_000
+"""How many distance-table entries a `Navigation` keeps (about 32 MB of list slots).
+
+Each breadth-first table has one entry per doubled-coordinate point; a board small enough
+keeps a table for every cell, a large one forgets its tables when the budget is spent, so
+memory stays linear in the board whatever the evaluation function asks.
+"""
+
+
 class Navigation:
     """Movement, collision and distance tables for one `Layout`, built once and shared."""
 
     __slots__ = (
         "_dist",
         "_index",
+        "_max_tables",
         "_order",
         "bit",
         "ghost",
@@ -74,6 +84,7 @@ class Navigation:
         self.ghost: list[dict[str, GhostEntry]] = [{}] * size
         self._dist: dict[int, list[int]] = {}
         self._order: dict[int, list[tuple[int, int]]] = {}
+        self._max_tables = max(16, _CACHED_DISTANCE_ENTRIES // size)
 
         open_cells = [(x, y) for y in range(h) for x in range(w) if (x, y) not in walls]
         for x, y in open_cells:
@@ -145,12 +156,7 @@ class Navigation:
         pb = self._index.get(b)
         if pb is None:
             pb = self.point(b)
-        pa = self.snap[pa]
-        table = self._dist.get(pa)
-        if table is None:
-            table = self._bfs(pa)
-            self._dist[pa] = table
-        return table[self.snap[pb]]
+        return self._distances(self.snap[pa])[self.snap[pb]]
 
     def nearest_in(self, p: int, mask: int) -> int:
         """Maze distance from point ``p`` to the closest cell whose bit is set in ``mask``.
@@ -161,19 +167,27 @@ class Navigation:
         p = self.snap[p]
         order = self._order.get(p)
         if order is None:
-            table = self._dist.get(p)
-            if table is None:
-                table = self._bfs(p)
-                self._dist[p] = table
             order = sorted(
-                ((self.bit[q], d) for q, d in enumerate(table) if d >= 0),
+                ((self.bit[q], d) for q, d in enumerate(self._distances(p)) if d >= 0),
                 key=lambda item: item[1],
             )
+            if len(self._order) >= self._max_tables:
+                self._order.clear()
             self._order[p] = order
         for bit, d in order:
             if mask & bit:
                 return d
         return -1
+
+    def _distances(self, start: int) -> list[int]:
+        """The maze distance from grid point ``start`` to every point, cached within budget."""
+        table = self._dist.get(start)
+        if table is None:
+            table = self._bfs(start)
+            if len(self._dist) >= self._max_tables:
+                self._dist.clear()
+            self._dist[start] = table
+        return table
 
     def _bfs(self, start: int) -> list[int]:
         stride = self.stride

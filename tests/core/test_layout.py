@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from pacman import GameState, Layout, LayoutError, layout_names, load_layout
+from pacman.core.layout import MAX_LAYOUT_BYTES, MAX_LAYOUT_CELLS
+from pacman.core.types import Direction
 
 SHIPPED = [
     "capsuleClassic",
@@ -165,3 +167,40 @@ def test_unreadable_file(tmp_path: Path) -> None:
     path.write_bytes(b"\xff\xfe\x00")
     with pytest.raises(LayoutError, match=rf"^{re.escape(str(path))}: cannot read layout file"):
         load_layout(path)
+
+
+def _open_board(width: int, height: int) -> str:
+    inner = "%" + "." * (width - 2) + "%"
+    rows = ["%" * width, "%P" + "." * (width - 3) + "%", *[inner] * (height - 3), "%" * width]
+    return "\n".join(rows)
+
+
+@pytest.mark.parametrize(
+    ("width", "height"),
+    [(400, 400), (MAX_LAYOUT_CELLS + 1, 3), (3, MAX_LAYOUT_CELLS + 1), (65, 64)],
+)
+def test_a_board_over_the_cell_limit_is_refused_with_its_place(width: int, height: int) -> None:
+    with pytest.raises(LayoutError, match=r"^big:\d+:1: layout too large"):
+        Layout.from_text(_open_board(width, height), name="big")
+
+
+def test_a_board_at_the_cell_limit_loads_and_plays() -> None:
+    layout = Layout.from_text(_open_board(64, 64), name="edge")
+    state = GameState.initial(layout)
+    assert state.successor(0, Direction.EAST).score == -1 + 10
+
+
+def test_a_huge_layout_file_is_refused_unread(tmp_path: Path) -> None:
+    path = tmp_path / "huge.lay"
+    path.write_bytes(b"%" * (MAX_LAYOUT_BYTES + 10))
+    with pytest.raises(LayoutError, match=r"huge\.lay: layout file too large"):
+        Layout.from_file(path)
+
+
+def test_distance_tables_stay_within_their_budget() -> None:
+    layout = Layout.from_text(_open_board(64, 64), name="edge")
+    nav = layout.nav
+    cells = [(x, y) for x in range(1, 63) for y in range(1, 63)]
+    for cell in cells[:400]:
+        assert layout.maze_distance(cell, (62, 62)) == abs(62 - cell[0]) + abs(62 - cell[1])
+    assert 0 < len(nav._dist) <= nav._max_tables < 400
