@@ -23,6 +23,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
+from autograder.grading.suite import TestSpec, build_suite, questions, run_suite, select
+from autograder.grading.traces import generate_trace, load_game_traces
+from autograder.grading.trees import generate_tree_solutions
+from autograder.reports import report
+from autograder.reports.gradescope import failure_results, write_package
 from autograder.results import CaseFormatError
 
 __all__ = ["main"]
@@ -96,8 +101,6 @@ def _fail(message: str) -> int:
 
 
 def _list(specs: Sequence[object]) -> str:
-    from autograder.grading.suite import TestSpec, questions
-
     lines = []
     for q in questions():
         tests = [s for s in specs if isinstance(s, TestSpec) and s.question == q.name]
@@ -121,16 +124,11 @@ def _grade(argv: Sequence[str]) -> int:
     else:
         message = f"The autograder could not grade {args.file}; see the staff."
     if status != 0 or not output.is_file():
-        from autograder.reports.gradescope import failure_results
-
         output.write_text(failure_results(message), encoding="utf-8")
     return status
 
 
 def _grade_with(args: argparse.Namespace) -> int:
-    from autograder.grading.suite import build_suite, run_suite, select
-    from autograder.reports import report
-
     if args.jobs < 1:
         return _fail(f"--jobs must be at least 1, got {args.jobs}")
     if args.timeout_scale <= 0:
@@ -210,9 +208,6 @@ def _init(argv: Sequence[str]) -> int:
 
 
 def _generate(argv: Sequence[str]) -> int:
-    from autograder.grading.traces import generate_trace, load_game_traces
-    from autograder.grading.trees import generate_tree_solutions
-
     p = Parser(
         prog="autograder generate",
         description="Compute the expected answers from our reference agents and write them.",
@@ -237,8 +232,6 @@ def _generate(argv: Sequence[str]) -> int:
 
 
 def _package(argv: Sequence[str]) -> int:
-    from autograder.reports.gradescope import write_package
-
     p = Parser(
         prog="autograder gradescope-package",
         description="Write the zip to upload as a Gradescope programming assignment autograder.",

@@ -26,15 +26,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Collection, Hashable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from agents.search import SearchResult
 from autograder.algorithms import algorithm as algorithm_row
 from autograder.algorithms import algorithm_names
+from autograder.reading.tree_cases import TreeCase
 from autograder.tree import TreeState
-
-if TYPE_CHECKING:
-    from autograder.reading.tree_cases import TreeCase
 
 __all__ = [
     "BUGS",

@@ -25,6 +25,7 @@ from agents.evaluation import get_evaluation
 from agents.search import expectimax, minimax
 from autograder.algorithms import algorithm as algorithm_row
 from autograder.algorithms import algorithm_names
+from autograder.grading.catalogue import diagnose
 from autograder.grading.servers import PacmanServer
 from autograder.grading.workers import BadAnswer, SandboxProcess, StudentError, WorkerLost
 from autograder.reading.case_toml import GHOSTS, read_case_table
@@ -33,6 +34,7 @@ from autograder.sandbox.protocol import Decide, MakeAgent, Register, Seed, SetLa
 from pacman.core.game import derive_seed, run_game
 from pacman.core.layout import Layout, load_layout
 from pacman.core.state import GameState
+from pacman.render.text import render_text
 
 __all__ = [
     "TRACE_FORMAT",
@@ -393,8 +395,6 @@ def _check_move(
     answer: Any,
     server: PacmanServer,
 ) -> tuple[list[str], str | None] | None:
-    from pacman.render.text import render_text
-
     best = trace.best[turn]
     expected = trace.generated[turn]
     got = len(server.generated)
@@ -421,8 +421,6 @@ def _check_move(
         messages.append(f"Distinct states generated: {got}, as expected.")
     diagnosis = None
     try:
-        from autograder.grading.catalogue import diagnose
-
         bug = diagnose(
             state,
             case.algorithm,

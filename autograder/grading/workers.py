@@ -50,7 +50,6 @@ OUTPUT_SHOWN_CHARS: Final = 2000
 
 _MAX_MESSAGE: Final = 1 << 20
 _MAX_DIGITS: Final = 12
-_NO_ANSWER: Final = object()
 _STARTUP_SECONDS: Final = 60.0
 _IMPORT_SECONDS: Final = 15.0
 _PROJECT_ROOT: Final = str(Path(__file__).resolve().parents[2])
@@ -308,13 +307,13 @@ class SandboxProcess:
                 raise WorkerLost(
                     "crash", f"the worker broke the protocol ({type(exc).__name__})"
                 ) from None
-            if answer is not _NO_ANSWER:
+            if answer is not None:
                 return answer
 
     def _handle(
         self, data: bytes, serve: Serve | None, notice: Callable[[int], None] | None
-    ) -> Any:
-        """Act on one message from the worker: the answer, or `_NO_ANSWER` to keep waiting."""
+    ) -> str | BadAnswer | dict[str, Any] | None:
+        """Act on one message from the worker: the answer, or ``None`` to keep waiting."""
         tx = self._tx
         assert tx is not None
         kind = data[:1]
@@ -344,7 +343,7 @@ class SandboxProcess:
         else:
             self.kill()
             raise WorkerLost("crash", f"the worker sent a malformed message {data[:40]!r}")
-        return _NO_ANSWER
+        return None
 
     def _lost(self) -> WorkerLost:
         proc = self._proc

@@ -35,6 +35,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any, Final
 
+from autograder.grading.catalogue import BUGS
 from autograder.results import QuestionResult, TestResult
 
 __all__ = ["REPORT_FORMAT", "gradescope_report", "json_report", "text_report", "total"]
@@ -122,8 +123,6 @@ def _likely_bug(q: QuestionResult, indent: str) -> list[str]:
     if len(failing) < 2 or not named:
         return []
     name, count = named.most_common(1)[0]
-    from autograder.grading.catalogue import BUGS
-
     bug = BUGS.get(name)
     what = bug.summary if bug is not None else name
     return [f"{indent}Most of these failures point to one bug ({count} of {len(failing)}): {what}"]

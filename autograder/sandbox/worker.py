@@ -38,6 +38,10 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Final
 
+from agents.evaluation import get_evaluation
+from agents.registry import PACMAN_AGENTS
+from autograder.sandbox import classic_state, proxy
+from autograder.sandbox.classic_state import ClassicState
 from autograder.sandbox.protocol import (
     ANSWER,
     RAISED,
@@ -53,6 +57,9 @@ from autograder.sandbox.protocol import (
     SetLayout,
     TreeDecide,
 )
+from autograder.sandbox.proxy import MAX_ACTION_CHARS, flush_notices, tree_value
+from autograder.sandbox.student import MultiAgentSearchAgent
+from pacman.core.layout import Layout
 
 __all__ = ["MEMORY_LIMIT_BYTES", "OUTPUT_LIMIT_BYTES", "SubmissionError", "main"]
 
@@ -133,7 +140,6 @@ class _SubmissionServer:
 
     def answer(self, action: Any) -> None:
         _notify(self.channel)
-        from autograder.sandbox.proxy import MAX_ACTION_CHARS
 
         if action is None:
             text = "\x00None"
@@ -189,7 +195,7 @@ class _SubmissionServer:
                 break
         else:
             return
-        if klass is _STUDENT_BASE:
+        if klass is MultiAgentSearchAgent:
             return  # raises "not written yet" when called
         method = vars(klass)[name]
         method = getattr(method, "__func__", method)  # staticmethod / classmethod
@@ -230,8 +236,6 @@ class _SubmissionServer:
         self.ok(names=sorted(n for n in vars(module) if not n.startswith("_")))
 
     def make_agent(self, source: str, name: str, depth: int | None, evaluation: str | None) -> None:
-        from autograder.sandbox import classic_state as proxy_camel
-        from autograder.sandbox.proxy import tree_value
 
         evaluate: Any = None
         if evaluation == "tree":
@@ -239,10 +243,10 @@ class _SubmissionServer:
         elif evaluation is not None and evaluation.startswith("student:"):
             evaluate = self.student_function(evaluation.partition(":")[2])
         elif evaluation is not None:
-            evaluate = _REFERENCE["get_evaluation"](evaluation)
+            evaluate = get_evaluation(evaluation)
         cls: Any
         if source == "reference":
-            cls = _REFERENCE["PACMAN_AGENTS"][name]
+            cls = PACMAN_AGENTS[name]
         else:
             cls = getattr(self.module, name, None)
             if not isinstance(cls, type):
@@ -254,7 +258,7 @@ class _SubmissionServer:
             # A classic agent takes its depth as a string and holds evaluationFunction.
             self.agent = cls() if depth is None else cls(depth=str(depth))
             if evaluate is not None:
-                self.agent.evaluationFunction = proxy_camel.classic_evaluation(evaluate)
+                self.agent.evaluationFunction = classic_state.classic_evaluation(evaluate)
         else:
             kwargs: dict[str, Any] = {}
             if depth is not None:
@@ -266,8 +270,6 @@ class _SubmissionServer:
 
     def student_function(self, name: str) -> Any:
         """The student's function ``name``, or its classic camelCase version, wrapped."""
-        from autograder.sandbox.classic_state import ClassicState
-
         fn = getattr(self.module, name, None)
         if callable(fn):
             self.check_own_function(fn, name)
@@ -280,8 +282,6 @@ class _SubmissionServer:
         raise AttributeError(f"the file defines no function {name!r}")
 
     def set_layout(self, name: str, text: str) -> None:
-        from pacman.core.layout import Layout
-
         layout = self.layouts.get(text)
         if layout is None:
             layout = Layout.from_text(text, name=name)
@@ -290,16 +290,12 @@ class _SubmissionServer:
 
     def decide(self, state: Any) -> None:
         if self.classic:
-            from autograder.sandbox.classic_state import ClassicState
-
             self.answer(self.agent.getAction(ClassicState(state)))
         else:
             self.answer(self.agent.get_action(state))
 
     def register(self, state: Any) -> None:
         if self.classic:
-            from autograder.sandbox.classic_state import ClassicState
-
             register = getattr(self.agent, "registerInitialState", None)
             state = ClassicState(state)
         else:
@@ -309,8 +305,6 @@ class _SubmissionServer:
         self.ok()
 
     def handle(self, message: Command) -> None:
-        from autograder.sandbox import proxy
-
         if isinstance(message, Decide | Play | TreeDecide | Register):
             proxy.begin_decision()
         match message:
@@ -328,10 +322,11 @@ class _SubmissionServer:
                 self.decide(proxy.local_state(self.layout, fields))
             case TreeDecide(num_agents, number, info):
                 self.decide(proxy.tree_proxy(self.channel, num_agents, number, info))
-            case Register(None, fields):
-                self.register(proxy.local_state(self.layout, fields))
             case Register(number, fields):
-                self.register(proxy.pacman_proxy(self.channel, self.layout, number, fields))
+                if number is None:  # successors generated locally
+                    self.register(proxy.local_state(self.layout, fields))
+                else:
+                    self.register(proxy.pacman_proxy(self.channel, self.layout, number, fields))
             case _:
                 raise ValueError(f"unknown worker command {message!r}")
 
@@ -367,16 +362,7 @@ class _Duplex:
 
 
 def _notify(channel: _Duplex) -> None:
-    from autograder.sandbox.proxy import flush_notices
-
     flush_notices(channel)
-
-
-_STUDENT_BASE: Any = None
-"""`autograder.sandbox.student.MultiAgentSearchAgent`, set by `main` before any student code."""
-
-_REFERENCE: dict[str, Any] = {}
-"""What the worker itself takes from ``agents`` (imported before the import block)."""
 
 
 def _foreign_origin(module: object) -> str | None:
@@ -435,18 +421,11 @@ def _limit_memory() -> None:
 
 
 def _block_reference_code() -> None:
-    """Import what the worker needs, then make the rest of our code unimportable."""
-    global _STUDENT_BASE
-    import autograder.sandbox.classic_state
-    import autograder.sandbox.proxy
-    import autograder.sandbox.student
-    from agents.evaluation import get_evaluation
-    from agents.registry import PACMAN_AGENTS
+    """Make our reference code and the grader's modules unimportable.
 
-    _ = autograder.sandbox.proxy, autograder.sandbox.classic_state
-    _STUDENT_BASE = autograder.sandbox.student.MultiAgentSearchAgent
-    _REFERENCE["get_evaluation"] = get_evaluation
-    _REFERENCE["PACMAN_AGENTS"] = PACMAN_AGENTS
+    This module imported what the worker needs (at the top, before any student code);
+    those references stay usable after the modules are forgotten here.
+    """
     for name in [n for n in sys.modules if is_blocked_module(n)]:
         del sys.modules[name]
         parent, _, child = name.rpartition(".")
@@ -470,7 +449,8 @@ def main() -> None:
             reconfigure(write_through=True)
     _limit_output()
     _die_with_the_grader()
-    # Our modules first (a student's pacman.py must not shadow the engine), then the block.
+    # Our modules were imported above, before the student's folder is on sys.path (a
+    # student's pacman.py must not shadow the engine); now the block.
     _block_reference_code()
     _limit_memory()
     sys.path.append(_SHIM)

@@ -45,7 +45,7 @@ class ReflexAgent:
 
     def get_action(self, state: Any) -> str:
         """Return one of the best actions according to `evaluate_action`."""
-        actions = list(state.legal_actions(0))
+        actions: list[str] = list(state.legal_actions(0))
         values = [self.evaluate_action(state, a) for a in actions]
         best = max(values)
         return random.choice([a for a, v in zip(actions, values, strict=True) if v == best])

@@ -1,0 +1,244 @@
+"""The import structure: no loops between files, no import hidden in a function, layers.
+
+Every project file is parsed (nothing is imported) and each import statement is sorted
+by where it runs: at module level (``try`` and ``if`` blocks included), only for the type
+checker (``if TYPE_CHECKING:``), or inside a function, where an import can hide a loop
+that would fail at module level. The rules checked here:
+
+- no loop between the autograder's files, type-only imports included;
+- no function-level import of a project module in the autograder (none is needed: the
+  package's exported names are loaded on first use by `importlib`, allowed below);
+- the autograder's layers only import downwards, and its sandbox (what the worker runs
+  next to the student's code) imports nothing of the autograder outside itself;
+- neither ``pacman`` nor ``agents`` imports the autograder.
+
+The same walk can check ``pacman`` and ``agents`` (see `project_imports`).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("pacman", "agents", "autograder")
+
+
+@dataclass(frozen=True)
+class Import:
+    """One imported project module."""
+
+    source: str
+    """The importing module."""
+    target: str
+    """The imported module (the deepest project module the statement names)."""
+    line: int
+    where: str
+    """``"module"``, ``"typing"`` (under ``if TYPE_CHECKING:``) or ``"function"``."""
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def project_files(package: str) -> dict[str, Path]:
+    return {
+        module_name(p): p
+        for p in sorted((ROOT / package).rglob("*.py"))
+        if "__pycache__" not in p.parts
+    }
+
+
+ALL_MODULES = {name for package in PACKAGES for name in project_files(package)}
+
+
+def _resolve(name: str) -> str | None:
+    """The deepest project module that ``name`` is or lies in."""
+    parts = name.split(".")
+    for n in range(len(parts), 0, -1):
+        candidate = ".".join(parts[:n])
+        if candidate in ALL_MODULES:
+            return candidate
+    return None
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _walk(node: ast.AST, where: str) -> Iterator[tuple[ast.AST, str]]:
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            yield from _walk(child, "function")
+        elif isinstance(child, ast.If) and _is_type_checking(child.test):
+            for stmt in child.body:
+                yield stmt, "typing" if where == "module" else where
+                yield from _walk(stmt, "typing" if where == "module" else where)
+            for stmt in child.orelse:
+                yield stmt, where
+                yield from _walk(stmt, where)
+        else:
+            yield child, where
+            yield from _walk(child, where)
+
+
+def project_imports(package: str) -> list[Import]:
+    """Every import of a project module made by the files of ``package``."""
+    found = []
+    for source, path in project_files(package).items():
+        is_package = path.name == "__init__.py"
+        for node, where in _walk(ast.parse(path.read_text(encoding="utf-8")), "module"):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = source.split(".")
+                    anchor = anchor if is_package else anchor[:-1]
+                    anchor = anchor[: len(anchor) - node.level + 1]
+                    base = ".".join([*anchor, base] if base else anchor)
+                names = [f"{base}.{a.name}" for a in node.names]
+            for name in names:
+                target = _resolve(name)
+                if target is not None and target != source:
+                    found.append(Import(source, target, node.lineno, where))
+    return found
+
+
+AUTOGRADER = project_imports("autograder")
+
+
+def _cycle(edges: dict[str, set[str]]) -> list[str]:
+    """One import loop in ``edges`` (empty when there is none)."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str]:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(edges.get(node, ())):
+            if state.get(nxt) == 1:
+                return [*stack[stack.index(nxt) :], nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        stack.pop()
+        state[node] = 2
+        return []
+
+    for node in sorted(edges):
+        if node not in state:
+            found = visit(node)
+            if found:
+                return found
+    return []
+
+
+def test_the_walk_sees_every_kind_of_import() -> None:
+    wheres = {i.where for i in project_imports("pacman") + AUTOGRADER}
+    assert "module" in wheres
+    assert len(AUTOGRADER) > 50
+    edges = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert _cycle(edges) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_loop_between_autograder_files() -> None:
+    edges: dict[str, set[str]] = {}
+    for i in AUTOGRADER:
+        if i.where != "function" and i.target.startswith("autograder"):
+            edges.setdefault(i.source, set()).add(i.target)
+    assert _cycle(edges) == []
+
+
+LAZY_EXPORTS = {"autograder"}
+"""Modules that load project modules with `importlib` inside a function, and why:
+``autograder/__init__.py`` loads its exported names on first use, because the worker
+imports the package (for the sandbox) and must not load the grader's modules with it."""
+
+
+def test_no_function_level_project_import_in_the_autograder() -> None:
+    hidden = [i for i in AUTOGRADER if i.where == "function"]
+    assert hidden == []
+    for name, path in project_files("autograder").items():
+        if "import_module(" in path.read_text(encoding="utf-8"):
+            assert name in LAZY_EXPORTS, f"{name} imports with importlib"
+
+
+LAYERS = {
+    "autograder.algorithms": 0,
+    "autograder.tree": 0,
+    "autograder.results": 0,
+    "autograder.diagram": 1,
+    "autograder.reading": 2,
+    "autograder.grading": 3,
+    "autograder.reports": 4,
+    "autograder.student": 4,
+    "autograder.cli": 5,
+    "autograder.__main__": 6,
+    "autograder.cases": 6,
+    "autograder.starter": 6,
+}
+"""Each part of the autograder and its layer: a module imports only from lower layers
+or its own part."""
+
+
+def _part(module: str) -> str:
+    parts = module.split(".")
+    return ".".join(parts[:2]) if len(parts) > 1 else module
+
+
+def test_every_autograder_module_has_a_layer() -> None:
+    unplaced = {
+        _part(m)
+        for m in project_files("autograder")
+        if m != "autograder" and _part(m) not in LAYERS and _part(m) != "autograder.sandbox"
+    }
+    assert unplaced == set()
+
+
+@pytest.mark.parametrize("part", sorted(LAYERS))
+def test_autograder_layers_import_downwards(part: str) -> None:
+    wrong = [
+        f"{i.source}:{i.line} imports {i.target}"
+        for i in AUTOGRADER
+        if _part(i.source) == part
+        and i.target.startswith("autograder.")
+        and _part(i.target) != part
+        and _part(i.target) != "autograder.sandbox"
+        and LAYERS[_part(i.target)] >= LAYERS[part]
+    ]
+    assert wrong == []
+
+
+def test_the_sandbox_imports_nothing_else_of_the_autograder() -> None:
+    """What a submission may import is exactly `autograder.sandbox`: it must stand alone."""
+    outside = [
+        f"{i.source}:{i.line} imports {i.target}"
+        for i in AUTOGRADER
+        if i.source.startswith("autograder.sandbox")
+        and i.target.split(".")[0] == "autograder"
+        and not i.target.startswith("autograder.sandbox")
+    ]
+    assert outside == []
+
+
+@pytest.mark.parametrize("package", ["pacman", "agents"])
+def test_the_engine_and_agents_never_import_the_autograder(package: str) -> None:
+    found = [
+        f"{i.source}:{i.line}"
+        for i in project_imports(package)
+        if i.target.startswith("autograder")
+    ]
+    assert found == []
