@@ -7,9 +7,12 @@ out makes that game a loss with its score at that point, so stalling never beats
 
 from __future__ import annotations
 
+import json
 import textwrap
+import time
 from pathlib import Path
 
+from autograder.cli import main
 from autograder.grading.eval_games import EvalAgentCase, load_eval_agent_cases, run_eval_agent
 from autograder.grading.workers import SandboxProcess
 from pacman.core.layout import Layout
@@ -109,3 +112,64 @@ def test_a_move_timeout_is_a_loss_with_the_score_at_that_move(tmp_path: Path) ->
     assert (status, points) == ("failed", 0.0), messages
     assert "scores: -3" in messages
     assert "outcomes: timeout" in messages
+
+
+# --- the submission's time budget, and crashes that cost a restart each ----------------
+
+
+def report(tmp_path: Path, source: str, *args: str) -> dict[str, dict[str, object]]:
+    path = tmp_path / "multi_agents.py"
+    path.write_text(textwrap.dedent(source))
+    out = tmp_path / "report.json"
+    assert main([str(path), "--format", "json", "--output", str(out), *args]) == 0
+    data = json.loads(out.read_text())
+    return {t["name"]: t for q in data["questions"] for t in q["tests"]}
+
+
+def test_tests_not_started_within_the_time_budget_are_reported_as_not_run(
+    tmp_path: Path,
+) -> None:
+    t0 = time.monotonic()
+    tests = report(
+        tmp_path,
+        """
+        import time
+        from autograder.sandbox.student import MultiAgentSearchAgent
+
+        class MinimaxAgent(MultiAgentSearchAgent):
+            def get_action(self, state):
+                time.sleep(0.5)
+                return state.legal_actions(0)[0]
+        """,
+        "-q",
+        "q2",
+        "-j",
+        "1",
+        "--time-budget",
+        "2",
+    )
+    elapsed = time.monotonic() - t0
+    skipped = [t for t in tests.values() if "time budget" in " ".join(t["messages"])]
+    assert len(tests) - 6 <= len(skipped) < len(tests)
+    assert all(t["status"] == "timeout" and t["points"] == 0 for t in skipped)
+    assert elapsed < 15
+
+
+def test_a_file_that_kills_its_worker_in_every_test_is_given_up_on(tmp_path: Path) -> None:
+    tests = report(
+        tmp_path,
+        """
+        import os
+        from autograder.sandbox.student import MultiAgentSearchAgent
+
+        class MinimaxAgent(MultiAgentSearchAgent):
+            def get_action(self, state):
+                os._exit(3)
+        """,
+        "-q",
+        "q2",
+        "-j",
+        "1",
+    )
+    given_up = [t for t in tests.values() if "crashed the worker" in " ".join(t["messages"])]
+    assert len(given_up) >= len(tests) - 2 > 0
