@@ -33,19 +33,7 @@ from autograder.reading.tree_cases import TreeCase
 from autograder.results import QuestionResult, TestResult
 from autograder.sandbox.protocol import MakeAgent, TreeDecide
 
-__all__ = [
-    "GIVE_UP_AFTER_TIMEOUTS",
-    "QUESTIONS",
-    "TREE_SECONDS",
-    "Question",
-    "TestSpec",
-    "build_suite",
-    "questions",
-    "run_one",
-    "run_suite",
-    "run_tree_test",
-    "select",
-]
+__all__ = ["QUESTIONS", "Question", "TestSpec", "build_suite", "questions", "run_suite", "select"]
 
 TREE_SECONDS: Final = 2.0
 """Time limit for one tree test."""

@@ -40,14 +40,12 @@ from pacman.core.state import GameState
 from pacman.core.types import Direction
 
 __all__ = [
-    "ERRORS",
     "MAX_ACTION_CHARS",
     "Channel",
     "PacmanProxy",
     "TreeProxy",
     "begin_decision",
     "decode_request",
-    "encode_request",
     "flush_notices",
     "local_state",
     "pacman_proxy",
