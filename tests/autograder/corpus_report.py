@@ -73,13 +73,16 @@ def diagnoses(question: dict[str, Any]) -> Counter[str | None]:
     return Counter(t["diagnosis"] for t in question["tests"] if t["status"] != "passed")
 
 
-def names_bug(question: dict[str, Any], name: str) -> bool:
+def names_bug(question: dict[str, Any], name: str | list[str]) -> bool:
     """Whether more than half of the question's failing tests carry the diagnosis ``name``.
 
     That is when a report can say "most of these failures point to" that bug (issue 10).
+    A list names bugs that give the same answers on the trees that catch them (any one
+    of them counts).
     """
     given = diagnoses(question)
-    return given[name] * 2 > sum(given.values())
+    names = [name] if isinstance(name, str) else name
+    return sum(given[n] for n in names) * 2 > sum(given.values())
 
 
 def describe_diagnoses(given: Counter[str | None]) -> str:
@@ -120,7 +123,8 @@ def details(variant: str, expected: dict[str, Any], report: dict[str, Any]) -> l
     for q in disagreements(expected, report):
         question = got[q]
         name = expected.get("diagnosis", {}).get(q)
-        want = f", expected diagnosis {name}" if name else ""
+        names = [name] if isinstance(name, str) else name or []
+        want = f", expected diagnosis {' or '.join(names)}" if names else ""
         lines.append(
             f"  {variant} {q}: {question['points']:g}/{question['max_points']:g}, "
             f"classic grader: {expected['points'][q]}{want}; "
