@@ -23,7 +23,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from autograder.grading.suite import TestSpec, build_suite, questions, run_suite, select
+from autograder.grading.suite import (
+    DEFAULT_BUDGET_SECONDS,
+    TestSpec,
+    build_suite,
+    questions,
+    run_suite,
+    select,
+)
 from autograder.grading.traces import generate_trace, load_game_traces
 from autograder.grading.trees import generate_tree_solutions
 from autograder.reports import report
@@ -84,6 +91,14 @@ def _grade_parser() -> argparse.ArgumentParser:
         default=1.0,
         help="multiply every time limit by this factor (for slow machines)",
     )
+    p.add_argument(
+        "--time-budget",
+        type=float,
+        default=DEFAULT_BUDGET_SECONDS,
+        metavar="SECONDS",
+        help="time for the whole submission; tests not started by then are reported as not "
+        f"run (default {DEFAULT_BUDGET_SECONDS:g}; 0 for no limit)",
+    )
     p.add_argument("--cases", help="a cases folder to use instead of the packaged one")
     p.add_argument("-v", "--verbose", action="store_true", help="show details of passing tests")
     p.add_argument(
@@ -133,6 +148,8 @@ def _grade_with(args: argparse.Namespace) -> int:
         return _fail(f"--jobs must be at least 1, got {args.jobs}")
     if args.timeout_scale <= 0:
         return _fail(f"--timeout-scale must be positive, got {args.timeout_scale}")
+    if not args.time_budget >= 0:  # also refuses nan
+        return _fail(f"--time-budget must be 0 (no limit) or positive, got {args.time_budget}")
     cases = Path(args.cases) if args.cases else None
     try:
         specs = build_suite(cases)
@@ -163,7 +180,12 @@ def _grade_with(args: argparse.Namespace) -> int:
     t0 = time.monotonic()
     try:
         questions = run_suite(
-            path, specs, jobs=args.jobs, timeout_scale=args.timeout_scale, run_as=args.run_as
+            path,
+            specs,
+            jobs=args.jobs,
+            timeout_scale=args.timeout_scale,
+            run_as=args.run_as,
+            budget=args.time_budget or None,
         )
     except (CaseFormatError, ValueError) as exc:
         return _fail(str(exc))

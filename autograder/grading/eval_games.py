@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -40,11 +41,11 @@ _REQUIRED: Final = {
     "num_ghosts": int,
     "num_games": int,
     "seed": int,
-    "max_turns": int,
     "move_seconds": float,
     "test_seconds": float,
 }
 _OPTIONAL: Final = {
+    "max_turns": int,
     "depth": int,
     "evaluation": str,
     "score_minimum": float,
@@ -78,14 +79,15 @@ class EvalAgentCase:
     """How many games."""
     seed: int
     """Series seed, as ``pacman --seed``."""
-    max_turns: int
-    """A game still running after this many Pacman moves counts as not won."""
     move_seconds: float
-    """Time limit per move; a slower move ends that game as a timeout."""
+    """Time limit per move; a slower move ends that game as a timed-out loss."""
     test_seconds: float
-    """Time limit for all games."""
+    """Time limit for all games; the game running when it ends is a timed-out loss."""
     path: Path
     """The case file."""
+    max_turns: int | None = None
+    """Cut a game after this many Pacman moves (counted as not won). The shipped cases set
+    none: the classic grader plays every game to its end, so time bounds endless games."""
     depth: int | None = None
     """Search depth passed to the agent, if any."""
     evaluation: str | None = None
@@ -167,7 +169,15 @@ class _Remote:
 @dataclass(frozen=True, slots=True)
 class _Game:
     outcome: str
+    """``"win"``, ``"lose"``, ``"max_turns"``, ``"timeout"`` or ``"not played"``."""
     score: int
+    """The final score, or the score when the game was stopped."""
+
+
+def _stopped_score(exc: BaseException) -> int:
+    """The score of the game an `AgentCrashError` stopped, at the move that failed."""
+    record = getattr(exc, "record", None)
+    return int(record.final_score) if record is not None else 0
 
 
 def run_eval_agent(
@@ -198,6 +208,7 @@ def run_eval_agent(
         )
 
     ghost_cls = GHOSTS[case.ghosts]
+    ran_out = False
     try:
         worker.ensure()
         worker.clear_output()
@@ -215,17 +226,30 @@ def run_eval_agent(
             for i in range(1, start.num_agents):
                 agents.append(ghost_cls(i, random.Random(derive_seed(gseed, "agent", i))))
             try:
-                record = run_game(start, agents, max_turns=case.max_turns, seed=gseed)
+                record = run_game(
+                    start,
+                    agents,
+                    max_turns=case.max_turns,
+                    seed=gseed,
+                    should_stop=lambda: time.monotonic() >= test_deadline,
+                )
             except AgentCrashError as exc:
                 cause = exc.__cause__
                 if isinstance(cause, WorkerLost) and cause.kind == "timeout":
+                    # A timed-out game is a loss with its score so far: stalling in a game
+                    # about to be lost must not beat losing it.
+                    games.append(_Game("timeout", _stopped_score(exc)))
                     if time.monotonic() >= test_deadline:
-                        raise cause from None
-                    games.append(_Game("timeout", 0))
+                        ran_out = True
+                        break
                     continue
                 if isinstance(cause, StudentError | WorkerLost):
                     raise cause from None
                 raise
+            if record.outcome == "aborted":  # the test's time ran out during this game
+                games.append(_Game("timeout", record.final_score))
+                ran_out = True
+                break
             games.append(_Game(record.outcome, record.final_score))
     except StudentError as exc:
         where = f"in game {len(games) + 1}"
@@ -239,29 +263,47 @@ def run_eval_agent(
             messages.extend(exc.trace.rstrip().splitlines())
         return result("error", messages)
     except WorkerLost as exc:
-        if exc.kind == "timeout":
+        if exc.kind == "timeout":  # outside a game: making the agent took too long
             return result(
                 "timeout",
                 [
-                    f"The {len(games) + 1}th game was still running when the "
-                    f"{case.test_seconds * timeout_scale:g} s limit for the test ran out."
+                    f"Your agent was not ready for game {len(games) + 1} within the time "
+                    f"limit ({case.move_seconds * timeout_scale:g} s a move, "
+                    f"{case.test_seconds * timeout_scale:g} s for the test)."
                 ],
             )
         return result("error", [f"{exc.detail} in game {len(games) + 1}."])
     except IllegalActionError as exc:
         return result("error", [f"Your {case.agent} {exc} (game {len(games) + 1})."])
-    return _score(case, games, result)
+    notes = []
+    if ran_out:
+        played = len(games)
+        notes.append(
+            f"The test's {case.test_seconds * timeout_scale:g} s ran out during game {played} "
+            "(an endless or very slow game?): that game counts as a timed-out loss with its "
+            "score so far"
+            + (
+                f", and games {played + 1}-{case.num_games} as not played (score 0)."
+                if played < case.num_games
+                else "."
+            )
+        )
+        games.extend(_Game("not played", 0) for _ in range(case.num_games - played))
+    return _score(case, games, result, notes)
 
 
-def _score(case: EvalAgentCase, games: list[_Game], result: Any) -> TestResult:
+def _score(
+    case: EvalAgentCase, games: list[_Game], result: Any, notes: Sequence[str] = ()
+) -> TestResult:
     n = len(games)
     wins = sum(g.outcome == "win" for g in games)
-    non_timeouts = sum(g.outcome != "timeout" for g in games)
+    non_timeouts = sum(g.outcome not in ("timeout", "not played") for g in games)
     average = sum(g.score for g in games) / n if n else 0.0
     messages = [
         f"{case.description}: {wins}/{n} wins, average score {average:.1f}",
         "scores: " + ", ".join(str(g.score) for g in games),
         "outcomes: " + ", ".join(g.outcome for g in games),
+        *notes,
     ]
     failed_minimum = []
     if case.score_minimum is not None and average < case.score_minimum:

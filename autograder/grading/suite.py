@@ -33,7 +33,16 @@ from autograder.reading.tree_cases import TreeCase
 from autograder.results import QuestionResult, TestResult
 from autograder.sandbox.protocol import MakeAgent, TreeDecide
 
-__all__ = ["QUESTIONS", "Question", "TestSpec", "build_suite", "questions", "run_suite", "select"]
+__all__ = [
+    "DEFAULT_BUDGET_SECONDS",
+    "QUESTIONS",
+    "Question",
+    "TestSpec",
+    "build_suite",
+    "questions",
+    "run_suite",
+    "select",
+]
 
 TREE_SECONDS: Final = 2.0
 """Time limit for one tree test."""
@@ -235,7 +244,11 @@ def run_one(spec: TestSpec, worker: SandboxProcess, *, timeout_scale: float = 1.
 
 
 GIVE_UP_AFTER_TIMEOUTS: Final = 2
-"""Timed-out tests after which the rest of an all-or-nothing question is not run."""
+"""Tests that timed out or killed their worker, after which the rest of an
+all-or-nothing question is not run."""
+
+DEFAULT_BUDGET_SECONDS: Final = 300.0
+"""Time for a whole submission (Gradescope stops a run at 10 minutes by default)."""
 
 
 def _not_run(spec: TestSpec) -> TestResult:
@@ -245,8 +258,22 @@ def _not_run(spec: TestSpec) -> TestResult:
         "timeout",
         messages=(
             f"Not run: {GIVE_UP_AFTER_TIMEOUTS} tests of {spec.question} already ran out of "
-            "time (an endless loop?), and the question needs every test to pass. Fix that "
-            "first; the timed-out tests say where.",
+            "time or crashed the worker (an endless loop? a crash?), and the question needs "
+            "every test to pass. Fix that first; those tests say where.",
+        ),
+    )
+
+
+def _over_budget(spec: TestSpec, budget: float) -> TestResult:
+    max_points = spec.case.max_points if isinstance(spec.case, EvalAgentCase) else 0.0
+    return TestResult(
+        spec.name,
+        spec.question,
+        "timeout",
+        max_points=max_points,
+        messages=(
+            f"Not run: grading this submission used up its {budget:g} s time budget before "
+            "this test started. The slow or timed-out tests say where the time went.",
         ),
     )
 
@@ -259,6 +286,7 @@ def run_suite(
     timeout_scale: float = 1.0,
     on_result: Callable[[TestResult], None] | None = None,
     run_as: str | None = None,
+    budget: float | None = DEFAULT_BUDGET_SECONDS,
 ) -> list[QuestionResult]:
     """Grade the student's file on ``specs`` with ``jobs`` workers in parallel.
 
@@ -269,6 +297,9 @@ def run_suite(
         timeout_scale: Multiplies every time limit.
         on_result: Called with each result as it comes (in completion order).
         run_as: Run the workers as this unprivileged user (the grader must be root).
+        budget: Seconds for the whole submission (times ``timeout_scale``); a test not
+            started by then is reported as not run. ``None``: no limit. A test already
+            running ends within its own limit.
 
     Returns:
         One result per question that has a selected test, in suite order.
@@ -280,6 +311,8 @@ def run_suite(
     suite_questions = questions()
     all_or_nothing = {q.name for q in suite_questions if q.all_or_nothing}
     timeouts: dict[str, int] = {}
+    allowed = None if budget is None else budget * timeout_scale
+    end = None if allowed is None else time.monotonic() + allowed
 
     def work(worker: SandboxProcess) -> None:
         try:
@@ -289,13 +322,21 @@ def run_suite(
                         return
                     spec = pending.pop(0)
                     lost = timeouts.get(spec.question, 0) >= GIVE_UP_AFTER_TIMEOUTS
-                if lost:  # its points are gone: don't wait out every other test too
+                if end is not None and time.monotonic() >= end:
+                    assert allowed is not None
+                    result = _over_budget(spec, allowed)
+                elif lost:  # its points are gone: don't wait out every other test too
                     result = _not_run(spec)
                 else:
                     result = run_one(spec, worker, timeout_scale=timeout_scale)
+                # A killed worker is restarted for the next test, which imports the file
+                # again: a file that crashes every test would otherwise take minutes.
+                costly = result.status == "timeout" or (
+                    result.status == "error" and not worker.alive
+                )
                 with lock:
                     results[spec.name] = result
-                    if result.status == "timeout" and spec.question in all_or_nothing:
+                    if costly and spec.question in all_or_nothing:
                         timeouts[spec.question] = timeouts.get(spec.question, 0) + 1
                     if on_result is not None:
                         on_result(result)
