@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+from autograder.sandbox.protocol import CHILD, FAILED
 from autograder.sandbox.proxy import state_fields
 from autograder.tree import TreeGame, TreeState
 from pacman.core.errors import PacmanError
@@ -61,11 +62,11 @@ class PacmanServer:
         """
         state = self.states.get(parent)
         if state is None:
-            return ("e", "ValueError", _STALE)
+            return (FAILED, "ValueError", _STALE)
         try:
             child = state.successor(agent, action)
         except (PacmanError, ValueError) as exc:
-            return ("e", type(exc).__name__, str(exc))
+            return (FAILED, type(exc).__name__, str(exc))
         self.requests += 1
         self.generated.add(child)
         siblings: list[tuple[str, int, tuple[Any, ...]]] = []
@@ -80,7 +81,7 @@ class PacmanServer:
             if sibling is not child:
                 self.sent_ahead.add(number)
             siblings.append((a.value, number, state_fields(sibling)))
-        return ("c", chosen, siblings)
+        return (CHILD, chosen, siblings)
 
     def notice(self, number: int) -> None:
         """The worker handed the student a sibling sent ahead: count it now.
@@ -124,14 +125,14 @@ class TreeServer:
         """Follow one edge and record the state it leads to; the reply for the worker."""
         state = self.states.get(parent)
         if state is None:
-            return ("e", "ValueError", _STALE)
+            return (FAILED, "ValueError", _STALE)
         # A won or lost state gets the edges the tree gives it, as in `autograder.tree`:
         # a search that forgets to stop there expands them, and the diagnosis says so.
         try:
             child = state.successor(agent, action)
         except ValueError as exc:
-            return ("e", "ValueError", str(exc))
+            return (FAILED, "ValueError", str(exc))
         number = next(_NUMBERS)
         self.states[number] = child
         self.generated.add(child.name)
-        return ("c", number, self.info(child))
+        return (CHILD, number, self.info(child))

@@ -36,16 +36,12 @@ from autograder.sandbox.protocol import MakeAgent, TreeDecide
 
 __all__ = [
     "DEFAULT_BUDGET_SECONDS",
-    "GIVE_UP_AFTER_TIMEOUTS",
     "QUESTIONS",
-    "TREE_SECONDS",
     "Question",
     "TestSpec",
     "build_suite",
     "questions",
-    "run_one",
     "run_suite",
-    "run_tree_test",
     "select",
 ]
 

@@ -37,15 +37,12 @@ from pacman.core.state import GameState
 from pacman.render.text import render_text
 
 __all__ = [
-    "TRACE_FORMAT",
     "GameTraceCase",
     "Trace",
     "generate_trace",
     "load_game_traces",
     "read_game_trace_case",
-    "read_trace",
     "run_game_trace",
-    "tied_best",
 ]
 
 TRACE_FORMAT: Final = "autograder-game-trace/1"

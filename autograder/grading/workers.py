@@ -27,6 +27,7 @@ from typing import Any, Final, Literal
 
 from autograder.sandbox.protocol import (
     ANSWER,
+    FAILED,
     NOTICE,
     RAISED,
     READY,
@@ -321,7 +322,7 @@ class SandboxProcess:
             try:
                 reply = serve(*decode_request(data))
             except ValueError as exc:
-                reply = ("e", "ValueError", str(exc))
+                reply = (FAILED, "ValueError", str(exc))
             try:
                 tx.send_bytes(pickle.dumps(reply, 5))
             except OSError:

@@ -14,7 +14,7 @@ from autograder.reading.classic_format import read_graph_game_tree_test
 from autograder.reading.tree_cases import TreeCase, key_lines, parse_tree_case, read_text
 from autograder.results import CaseFormatError
 
-__all__ = ["load_tree_cases", "packaged_cases", "read_tree_case"]
+__all__ = ["load_tree_cases", "read_tree_case"]
 
 
 def read_tree_case(path: Path, *, name: str | None = None) -> TreeCase:

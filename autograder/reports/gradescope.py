@@ -23,7 +23,7 @@ import zipfile
 from pathlib import Path
 from typing import Final
 
-__all__ = ["RUN_AUTOGRADER", "SETUP_SH", "failure_results", "project_root", "write_package"]
+__all__ = ["failure_results", "write_package"]
 
 SETUP_SH: Final = """#!/usr/bin/env bash
 # Gradescope runs this once, as root, when it builds the autograder image.

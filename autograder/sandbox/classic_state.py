@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-__all__ = ["AgentStateView", "ClassicState", "Grid", "classic_evaluation", "unwrap"]
+__all__ = ["AgentStateView", "ClassicState", "Grid", "classic_evaluation"]
 
 
 class Grid:

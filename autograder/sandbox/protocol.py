@@ -10,7 +10,10 @@ because the student's code could write anything to the pipe:
 - ``S<parent> <agent> <action>`` (`SUCCESSOR`): a successor request during a decision;
 - ``U<number>,<number>...`` (`NOTICE`): states sent ahead that the agent was handed.
 
-`SetLayout` and `Seed` get no reply; `Quit` ends the worker.
+`SetLayout` and `Seed` get no reply; `Quit` ends the worker. The grader answers a
+successor request with a pickled tuple (one per successor call, so kept small):
+``(CHILD, ...)`` with the child (see `autograder.grading.servers`) or
+``(FAILED, exception type name, message)``, raised in the student's code.
 
 >>> import pickle
 >>> pickle.loads(pickle.dumps(MakeAgent("student", "MinimaxAgent", 2, "tree")))
@@ -24,6 +27,8 @@ from typing import Any, Final
 
 __all__ = [
     "ANSWER",
+    "CHILD",
+    "FAILED",
     "NOTICE",
     "RAISED",
     "READY",
@@ -45,6 +50,11 @@ ANSWER: Final = b"A"
 RAISED: Final = b"X"
 SUCCESSOR: Final = b"S"
 NOTICE: Final = b"U"
+
+CHILD: Final = "c"
+"""First item of a successor reply that carries the child."""
+FAILED: Final = "e"
+"""First item of a successor reply that carries the error the call raises."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,21 +33,19 @@ from __future__ import annotations
 import pickle
 from typing import Any, Final, Protocol
 
-from autograder.sandbox.protocol import NOTICE, SUCCESSOR
+from autograder.sandbox.protocol import CHILD, NOTICE, SUCCESSOR
 from pacman.core.errors import IllegalActionError, TerminalStateError
 from pacman.core.layout import Layout
 from pacman.core.state import GameState
 from pacman.core.types import Direction
 
 __all__ = [
-    "ERRORS",
     "MAX_ACTION_CHARS",
     "Channel",
     "PacmanProxy",
     "TreeProxy",
     "begin_decision",
     "decode_request",
-    "encode_request",
     "flush_notices",
     "local_state",
     "pacman_proxy",
@@ -145,7 +143,7 @@ def _ask(channel: Channel, parent: int, agent: object, action: object) -> tuple[
     flush_notices(channel)
     channel.send_bytes(encode_request(parent, agent, action))
     reply = pickle.loads(channel.recv_bytes())
-    if reply[0] != "c":
+    if reply[0] != CHILD:
         raise ERRORS.get(reply[1], ValueError)(reply[2])
     return reply[1], reply[2]
 
