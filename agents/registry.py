@@ -111,7 +111,9 @@ def _load_from_file(spec: str) -> type:
             for n, v in vars(module).items()
             if isinstance(v, type) and v.__module__ == module_name
         )
-        raise AgentError(f"{path_text}: no class {class_name!r} (classes defined: {found})")
+        close = difflib.get_close_matches(class_name, found, n=3, cutoff=0.6)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        raise AgentError(f"{path_text}: no class {class_name!r}{hint} (classes defined: {found})")
     return cls
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
 import random
 import sys
 import traceback
@@ -12,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from pacman import __version__
 from pacman._cli_parser import Parser
 from pacman.core.errors import AgentError, LayoutError, PacmanError
 from pacman.core.game import (
@@ -30,6 +32,9 @@ from pacman.runner import MatchSpec, build_agents, game_seed
 __all__ = ["build_parser", "main"]
 
 PROG = "pacman"
+
+MAX_ZOOM = 4.0
+"""The largest ``--zoom``: 120-pixel cells (bigger frames exhaust memory, and pygame)."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -52,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     p.add_argument(
         "-l",
         "--layout",
@@ -101,7 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--frame-time",
-        type=float,
+        type=_non_negative_float,
         default=0.1,
         help="seconds per move in the window or text display (default: %(default)s)",
     )
@@ -122,10 +128,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--replay", metavar="FILE", help="replay a recorded game instead of playing")
     p.add_argument(
         "--zoom",
-        type=_positive_float,
+        type=_zoom,
         default=1.0,
-        help="scale the window and exported frames (default: %(default)s; the window "
-        "still shrinks to fit the screen)",
+        help=f"scale the window and exported frames, above 0 and at most {MAX_ZOOM:g} "
+        "(default: %(default)s; the window still shrinks to fit the screen)",
     )
     p.add_argument(
         "--export",
@@ -159,24 +165,52 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {text}")
+def _whole(text: str, least: int) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < least:
+        raise argparse.ArgumentTypeError(f"must be >= {least}, got {text}")
     return value
 
 
+def _positive(text: str) -> int:
+    return _whole(text, 1)
+
+
 def _non_negative(text: str) -> int:
-    value = int(text)
+    return _whole(text, 0)
+
+
+def _number(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    value = _number(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be > 0, got {text}")
+    return value
+
+
+def _non_negative_float(text: str) -> float:
+    value = _number(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be >= 0, got {text}")
     return value
 
 
-def _positive_float(text: str) -> float:
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be > 0, got {text}")
+def _zoom(text: str) -> float:
+    value = _positive_float(text)
+    if value > MAX_ZOOM:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_ZOOM:g}, got {text}")
     return value
 
 
@@ -189,7 +223,7 @@ def _make_display(args: argparse.Namespace) -> Any:
     try:
         from pacman.render.window import open_window  # type: ignore[import-not-found,unused-ignore]
 
-        return open_window(args)
+        return open_window(zoom=args.zoom, frame_time=args.frame_time, overlay=args.overlay)
     except (ImportError, PacmanError) as exc:
         reason = str(exc) or type(exc).__name__
         print(f"{PROG}: no window ({reason}); showing the game as text", file=sys.stderr)
@@ -339,8 +373,9 @@ def _main(argv: Sequence[str] | None) -> int:
 
         print("\n".join(agent_names()))
         return 0
-    if args.frame is not None and not (args.export or "").lower().endswith(".png"):
-        parser.error("--frame needs --export FILE.png")
+    problem = _conflict(args)
+    if problem:
+        parser.error(problem)
     if args.replay:
         return _replay(args)
     try:
@@ -348,6 +383,15 @@ def _main(argv: Sequence[str] | None) -> int:
     except KeyboardInterrupt:
         print(f"\n{PROG}: interrupted", file=sys.stderr)
         return 130
+
+
+def _conflict(args: argparse.Namespace) -> str | None:
+    """What is wrong with this combination of flags, or ``None``."""
+    if args.frame is not None and not (args.export or "").lower().endswith(".png"):
+        return "--frame needs --export FILE.png"
+    if args.quiet and args.text:
+        return "-q (no display) and -t (text display) exclude each other; choose one"
+    return None
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -358,6 +402,14 @@ def _play(args: argparse.Namespace) -> int:
         pacman_args = parse_agent_args(args.agent_args)
     except (LayoutError, AgentError) as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 1
+    if args.num_ghosts is not None and args.num_ghosts > layout.num_ghosts:
+        have = layout.num_ghosts
+        print(
+            f"{PROG}: error: -k {args.num_ghosts}: layout {layout.name} has "
+            f"{have} ghost start{'s' * (have != 1)} (use -k 0 to {have})",
+            file=sys.stderr,
+        )
         return 1
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     num_ghosts = layout.num_ghosts if args.num_ghosts is None else args.num_ghosts
@@ -373,20 +425,57 @@ def _play(args: argparse.Namespace) -> int:
         )
         display.close()
         return 1
-    match = MatchSpec(pacman=pacman, ghosts=args.ghosts, pacman_args=pacman_args)
-    records: list[GameRecord] = []
-    latest: list[GameState] = []  # the current game's latest state, for display.finish
-
-    def on_step(before: GameState, agent: int, action: Direction, after: GameState) -> None:
-        latest[0] = after
-        display.update(before, agent, action, after)
-
+    series = _Series(args, MatchSpec(pacman=pacman, ghosts=args.ghosts, pacman_args=pacman_args))
     try:
+        status = series.play(layout, num_ghosts, seed, display)
+    except KeyboardInterrupt:
+        status = 130
+        print(f"\n{PROG}: interrupted during game {series.current + 1}", file=sys.stderr)
+        series.report_kept()
+    finally:
+        display.close()
+    if status == 1 and not series.records:
+        return 1  # bad input (an agent that cannot be built): the error says why
+    summary = _summary(series.records, seed)
+    if args.json:
+        print(json.dumps(summary))
+    elif series.records:
+        _print_summary(summary)
+    return status
+
+
+class _Series:
+    """The games of one ``pacman`` run, played one after the other.
+
+    A game whose agent crashes or plays an illegal move costs only that game (as the
+    classic ``-c`` did); the series goes on and ends with the summary of every game
+    played. Ctrl-C ends it with the summary of the games finished so far.
+    """
+
+    def __init__(self, args: argparse.Namespace, match: MatchSpec) -> None:
+        self.args = args
+        self.match = match
+        self.records: list[GameRecord] = []
+        self.saved: list[Path] = []
+        self.current = 0
+        self._hinted = False
+
+    def play(self, layout: Layout, num_ghosts: int, seed: int, display: Any) -> int:
+        """Play the games; the exit status (0, or 1 if a game failed or a file was not written)."""
+        args = self.args
+        status = 0
+        latest: list[GameState] = []  # the current game's latest state, for display.finish
+
+        def on_step(before: GameState, agent: int, action: Direction, after: GameState) -> None:
+            latest[0] = after
+            display.update(before, agent, action, after)
+
         for game in range(args.num_games):
+            self.current = game
             gseed = game_seed(seed, game)
             state = GameState.initial(layout, num_ghosts)
             try:
-                agents = build_agents(match, layout, num_ghosts, gseed)
+                agents = build_agents(self.match, layout, num_ghosts, gseed)
                 if hasattr(display, "attach"):
                     display.attach(agents)
             except AgentError as exc:
@@ -394,7 +483,7 @@ def _play(args: argparse.Namespace) -> int:
                 return 1
             display.start(state)
             latest[:] = [state]
-
+            record: GameRecord | None
             try:
                 record = run_game(
                     state,
@@ -410,41 +499,56 @@ def _play(args: argparse.Namespace) -> int:
                 # A slow agent loses that game (the classic rule); the series goes on.
                 record = exc.record  # type: ignore[attr-defined]
             except AgentCrashError as exc:
-                cause = exc.__cause__ or exc
-                if args.traceback:
-                    traceback.print_exception(cause)
-                print(f"{PROG}: error: {exc}{_where(cause)}", file=sys.stderr)
-                if not args.traceback:
-                    print(f"{PROG}: (run with --traceback for the full traceback)", file=sys.stderr)
-                return 1
-            except PacmanError as exc:
-                print(f"{PROG}: error: {exc}", file=sys.stderr)
-                return 1
-            records.append(record)
+                self._report_crash(exc, game)
+                record = getattr(exc, "record", None)
+                status = 1
+            except PacmanError as exc:  # an illegal move
+                print(f"{PROG}: error: game {game + 1}: {exc}", file=sys.stderr)
+                record = getattr(exc, "record", None)
+                status = 1
+            if record is None:  # crashed before its first move: nothing to show or keep
+                continue
+            self.records.append(record)
             display.finish(latest[0], record)
-            if args.record:
-                path = _record_path(args.record, game, args.num_games)
-                try:
-                    record.save(path)
-                except OSError as exc:
-                    print(f"{PROG}: error: cannot write {path}: {exc.strerror}", file=sys.stderr)
-                    return 1
-            if args.export and not _export(
-                record, _record_path(args.export, game, args.num_games), args
-            ):
-                return 1
+            if not self._keep(record, game) and status == 0:
+                status = 1
             if not args.json:
                 _print_game_line(record)
             if record.outcome == "aborted":
                 break
-    finally:
-        display.close()
-    summary = _summary(records, seed)
-    if args.json:
-        print(json.dumps(summary))
-    else:
-        _print_summary(summary)
-    return 0
+        return status
+
+    def _report_crash(self, exc: AgentCrashError, game: int) -> None:
+        cause = exc.__cause__ or exc
+        if self.args.traceback:
+            traceback.print_exception(cause)
+        where = f"game {game + 1}: " if self.args.num_games > 1 else ""
+        print(f"{PROG}: error: {where}{exc}{_where(cause)}", file=sys.stderr)
+        if not self.args.traceback and not self._hinted:
+            self._hinted = True
+            print(f"{PROG}: (run with --traceback for the full traceback)", file=sys.stderr)
+
+    def _keep(self, record: GameRecord, game: int) -> bool:
+        """Save and export ``record`` as the flags ask; False if a file was not written."""
+        args = self.args
+        if args.record:
+            path = _record_path(args.record, game, args.num_games)
+            try:
+                record.save(path)
+            except OSError as exc:
+                print(f"{PROG}: error: cannot write {path}: {exc.strerror}", file=sys.stderr)
+                return False
+            self.saved.append(path)
+        if args.export:
+            return _export(record, _record_path(args.export, game, args.num_games), args)
+        return True
+
+    def report_kept(self) -> None:
+        """Say which games the summary covers and which records were kept."""
+        done = len(self.records)
+        games = "no finished game" if done == 0 else f"{done} finished game{'s' * (done != 1)}"
+        kept = f"; records kept: {', '.join(map(str, self.saved))}" if self.saved else ""
+        print(f"{PROG}: the summary covers {games}{kept}", file=sys.stderr)
 
 
 if __name__ == "__main__":  # pragma: no cover

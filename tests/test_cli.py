@@ -271,3 +271,167 @@ def test_usage_errors_are_one_line(
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
     assert err == f"pacman: error: {message} (see pacman --help)\n"
+
+
+# ----------------------------------------------------------- issue 13: flags
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--layot", "smallClassic"],
+         "unrecognized arguments: --layot smallClassic; did you mean --layout"),
+        (["-n", "abc"], "argument -n/--num-games: expected a whole number, got 'abc'"),
+        (["-n", "0"], "argument -n/--num-games: must be >= 1, got 0"),
+        (["-k", "x"], "argument -k/--num-ghosts: expected a whole number, got 'x'"),
+        (["--timeout", "soon"], "argument --timeout: expected a number, got 'soon'"),
+        (["--timeout", "nan"], "argument --timeout: expected a finite number, got 'nan'"),
+        (["-q", "-t"], "-q (no display) and -t (text display) exclude each other"),
+        (["--frame-time", "-1"], "argument --frame-time: must be >= 0, got -1"),
+        (["--zoom", "100", "--export", "z.png"], "argument --zoom: must be at most 4, got 100"),
+        (["--zoom", "0"], "argument --zoom: must be > 0, got 0"),
+        (["--frame", "3"], "--frame needs --export FILE.png"),
+    ],
+)  # fmt: skip
+def test_usage_errors_name_the_problem_not_internals(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1
+    assert err.startswith(f"pacman: error: {message}")
+    assert "_positive" not in err
+    assert "invalid" not in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["-l", "mediumClasic"],
+         "mediumClasic: no such layout file or shipped layout; did you mean mediumClassic"),
+        (["-l", "testClassic", "-k", "9"],
+         "-k 9: layout testClassic has 1 ghost start (use -k 0 to 1)"),
+        (["-l", "smallClassic", "-k", "3"],
+         "-k 3: layout smallClassic has 2 ghost starts (use -k 0 to 2)"),
+    ],
+)  # fmt: skip
+def test_bad_layout_choices_are_one_line(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    code, _, err = run_cli(capsys, *argv, "-q")
+    assert code == 1
+    assert len(err.strip().splitlines()) == 1
+    assert err.startswith(f"pacman: error: {message}")
+
+
+def test_class_name_in_a_file_gets_a_did_you_mean(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    agent = tmp_path / "file.py"
+    agent.write_text("class MinimaxAgent:\n    def get_action(self, s):\n        return 'Stop'\n")
+    code, _, err = run_cli(capsys, "-p", f"{agent}:MinmaxAgent", "-q")
+    assert code == 1
+    assert len(err.strip().splitlines()) == 1
+    assert "no class 'MinmaxAgent'; did you mean MinimaxAgent?" in err
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    import pacman
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out.strip() == f"pacman {pacman.__version__}"
+
+
+# ------------------------------------------------- issue 13: a series goes on
+
+COUNTED_AGENT = """
+import pathlib
+
+COUNTER = pathlib.Path(__file__).with_name("games.txt")
+
+
+class Flaky:
+    def __init__(self):
+        games = int(COUNTER.read_text()) + 1 if COUNTER.exists() else 1
+        COUNTER.write_text(str(games))
+        self.game = games
+        self.moves = 0
+
+    def get_action(self, state):
+        self.moves += 1
+        if self.game == FAILING_GAME and self.moves == 3:
+            raise FAILURE
+        return state.legal_actions(0)[0]
+"""
+
+
+def _flaky_agent(tmp_path: Path, failure: str) -> str:
+    path = tmp_path / "flaky.py"
+    path.write_text(COUNTED_AGENT + f"\nFAILING_GAME = 2\nFAILURE = {failure}\n")
+    return f"{path}:Flaky"
+
+
+def test_a_crash_costs_only_its_game(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    agent = _flaky_agent(tmp_path, "ZeroDivisionError('boom')")
+    code, out, err = run_cli(
+        capsys, "-l", "testClassic", "-p", agent, "-n", "3", "-q", "--seed", "1",
+        "--max-turns", "20", "--record", str(tmp_path / "g.json"),
+    )  # fmt: skip
+    assert code == 1
+    assert "game 2: agent 0 (Flaky) crashed: ZeroDivisionError: boom" in err
+    assert "Record:        Turn limit reached" not in out
+    record_line = next(line for line in out.splitlines() if line.startswith("Record:"))
+    assert record_line.split(":", 1)[1].split(",")[1].strip() == "Crash"
+    assert "Win Rate:      0/3" in out
+    assert sorted(p.name for p in tmp_path.glob("g-*.json")) == ["g-1.json", "g-2.json", "g-3.json"]
+
+
+def test_ctrl_c_prints_the_summary_of_finished_games(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    agent = _flaky_agent(tmp_path, "KeyboardInterrupt()")
+    code, out, err = run_cli(
+        capsys, "-l", "testClassic", "-p", agent, "-n", "4", "-q", "--seed", "1",
+        "--max-turns", "20", "--record", str(tmp_path / "g.json"),
+    )  # fmt: skip
+    assert code == 130
+    assert "interrupted during game 2" in err
+    assert f"the summary covers 1 finished game; records kept: {tmp_path / 'g-1.json'}" in err
+    assert "Win Rate:      0/1" in out
+    assert sorted(p.name for p in tmp_path.glob("g-*.json")) == ["g-1.json"]
+
+
+def test_ctrl_c_in_json_mode_still_prints_json(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    agent = _flaky_agent(tmp_path, "KeyboardInterrupt()")
+    code, out, _ = run_cli(
+        capsys, "-l", "testClassic", "-p", agent, "-n", "3", "--json", "--seed", "1",
+        "--max-turns", "20",
+    )  # fmt: skip
+    assert code == 130
+    assert json.loads(out)["num_games"] == 1
+
+
+def test_readme_quick_start_plays_short_games_that_mostly_win(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The first command a user runs shows a good game: won, and short enough to watch."""
+    import re
+    import shlex
+
+    readme = (ROOT / "README.md").read_text()
+    quick = readme[readme.index("## Quick start") :]
+    command = re.search(r"pip install \. && (pacman [^\n]*)", quick)
+    assert command is not None
+    words = shlex.split(command.group(1))[1:]
+    code, out, _ = run_cli(capsys, *words, "-n", "10", "--seed", "1", "--json")
+    assert code == 0
+    summary = json.loads(out)
+    assert summary["win_rate"] >= 0.7
+    # the window animates each agent's move for 0.1 s: 3 moves a turn, under a minute a game
+    assert max(summary["turns"]) * 3 * 0.1 < 60

@@ -6,6 +6,7 @@ capsule, ``P`` Pacman, ``G`` or ``1``-``4`` ghost starts, space for an empty cel
 
 from __future__ import annotations
 
+import difflib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -322,5 +323,8 @@ def load_layout(name_or_path: str | os.PathLike[str]) -> Layout:
             candidate = d / f"{stem}.lay"
             if candidate.is_file():
                 return Layout.from_file(candidate)
-    known = ", ".join(layout_names())
-    raise LayoutError(f"{name}: no such layout file or shipped layout (shipped: {known})")
+    names = layout_names()
+    close = difflib.get_close_matches(stem, names, n=3, cutoff=0.6)
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    known = ", ".join(names)
+    raise LayoutError(f"{name}: no such layout file or shipped layout{hint} (shipped: {known})")

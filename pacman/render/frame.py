@@ -35,6 +35,7 @@ __all__ = [
     "DEFAULT_CELL_SIZE",
     "FOOD_COLOR",
     "GHOST_COLORS",
+    "MAX_FRAME_SIDE",
     "PACMAN_COLOR",
     "SCARED_COLOR",
     "SCARED_FLASH_COLOR",
@@ -47,6 +48,9 @@ Color = tuple[int, int, int]
 
 DEFAULT_CELL_SIZE: Final = 24
 """Pixels per board cell when no size is given (mediumClassic: 480 x 292 pixels)."""
+
+MAX_FRAME_SIDE: Final = 4096
+"""The widest and tallest frame drawn; far larger sizes crash pygame (issue 13)."""
 
 BACKGROUND: Final[Color] = (0, 0, 0)
 WALL_COLOR: Final[Color] = (0, 51, 255)
@@ -125,6 +129,12 @@ class FrameRenderer:
         self.board_height = layout.height * cell_size
         self.bar_height = max(14, round(cell_size * 1.1)) if info_bar else 0
         self._size = (layout.width * cell_size, self.board_height + self.bar_height)
+        if max(self._size) > MAX_FRAME_SIDE:
+            w, h = self._size
+            raise ValueError(
+                f"a {w}x{h}-pixel frame of {layout.name} is too large (at most "
+                f"{MAX_FRAME_SIDE} pixels a side): use a smaller zoom or cell size"
+            )
         self._maze: pygame.Surface | None = None
         self._dot: pygame.Surface | None = None
         self._capsule: pygame.Surface | None = None

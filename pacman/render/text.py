@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import TextIO
+from typing import Final, TextIO
 
 from pacman.core.game import GameRecord
 from pacman.core.state import GameState
@@ -76,23 +76,51 @@ class NullDisplay:
 class TextDisplay(NullDisplay):
     """Prints the board after every full turn (``-t``), pausing ``frame_time`` seconds.
 
+    On a terminal the board is redrawn in place (ANSI cursor home and clear); into a
+    pipe or a file each board is printed below the last, so logs stay readable.
+
     Args:
         frame_time: Seconds to wait after each printed board.
         stream: Where to print (standard output by default).
+        in_place: Redraw in place; by default, when ``stream`` is a terminal.
     """
 
-    def __init__(self, frame_time: float = 0.0, stream: TextIO | None = None) -> None:
+    def __init__(
+        self, frame_time: float = 0.0, stream: TextIO | None = None, *, in_place: bool | None = None
+    ) -> None:
         self.frame_time = frame_time
         self.stream = stream if stream is not None else sys.stdout
+        self.in_place = _is_terminal(self.stream) if in_place is None else in_place
 
     def start(self, state: GameState) -> None:
-        """Print the start position."""
+        """Print the start position (on a terminal: on a cleared screen)."""
+        if self.in_place:
+            self.stream.write(CLEAR_SCREEN)
         print(render_text(state), file=self.stream, flush=True)
 
     def update(self, before: GameState, agent: int, action: Direction, after: GameState) -> None:
         """Print the board once every agent has moved, or when the game ends."""
         if agent == after.num_agents - 1 or after.is_terminal():
-            print(file=self.stream)
-            print(render_text(after), file=self.stream, flush=True)
+            if self.in_place:
+                self.stream.write(CURSOR_HOME)
+                print(render_text(after), end=CLEAR_BELOW + "\n", file=self.stream, flush=True)
+            else:
+                print(file=self.stream)
+                print(render_text(after), file=self.stream, flush=True)
             if self.frame_time > 0:
                 time.sleep(self.frame_time)
+
+
+CURSOR_HOME: Final = "\x1b[H"
+"""ANSI: move the cursor to the top left corner."""
+CLEAR_SCREEN: Final = "\x1b[H\x1b[2J"
+"""ANSI: clear the terminal."""
+CLEAR_BELOW: Final = "\x1b[J"
+"""ANSI: clear from the cursor to the end of the screen."""
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):  # no isatty, or a closed stream
+        return False

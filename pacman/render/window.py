@@ -20,7 +20,6 @@ frames and exported videos. pygame is imported only when a window is created.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
@@ -387,12 +386,19 @@ def require_visible_display() -> Any:
     return pg
 
 
-def open_window(args: argparse.Namespace) -> PygameWindow:
-    """The window display for the ``pacman`` command's flags.
+def open_window(
+    *, zoom: float = 1.0, frame_time: float = 0.1, overlay: bool = False
+) -> PygameWindow:
+    """The window display of the ``pacman`` command.
 
     SDL's ``dummy`` and ``offscreen`` video drivers show nothing, so with those the
     command is better off with the text display: this raises, and the caller falls
     back (`PygameWindow` itself works with them, for tests and environments).
+
+    Args:
+        zoom: Scale factor over the classic 30-pixel cells.
+        frame_time: Seconds each move takes on screen.
+        overlay: Shade the cells the Pacman agent's search touched.
 
     Raises:
         RenderingUnavailableError: If no visible window can open here.
@@ -400,8 +406,4 @@ def open_window(args: argparse.Namespace) -> PygameWindow:
     driver = os.environ.get("SDL_VIDEODRIVER", "")
     if driver.lower() in INVISIBLE_DRIVERS:
         raise RenderingUnavailableError(f"SDL_VIDEODRIVER={driver} shows no window")
-    return PygameWindow(
-        zoom=getattr(args, "zoom", 1.0),
-        frame_time=getattr(args, "frame_time", 0.1),
-        overlay=getattr(args, "overlay", False),
-    )
+    return PygameWindow(zoom=zoom, frame_time=frame_time, overlay=overlay)
