@@ -237,6 +237,13 @@ class FrameRenderer:
             self._text_cache[key] = surf
         return surf
 
+    def fitted_label(self, text: str, color: Color, width: int) -> pygame.Surface:
+        """`label`, scaled down if need be to be at most ``width`` pixels wide."""
+        surface = self.label(text, color)
+        if surface.get_width() <= width:
+            return surface
+        return _shrink(self._pg, surface, max(1, width) / surface.get_width())
+
     # --------------------------------------------------------------- drawing
 
     def draw(
