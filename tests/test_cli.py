@@ -339,13 +339,16 @@ def test_class_name_in_a_file_gets_a_did_you_mean(
     assert "no class 'MinmaxAgent'; did you mean MinimaxAgent?" in err
 
 
-def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("command", ["pacman", "autograder"])
+def test_version(capsys: pytest.CaptureFixture[str], command: str) -> None:
+    import autograder.cli
     import pacman
 
+    entry = {"pacman": main, "autograder": autograder.cli.main}[command]
     with pytest.raises(SystemExit) as exit_info:
-        main(["--version"])
+        entry(["--version"])
     assert exit_info.value.code == 0
-    assert capsys.readouterr().out.strip() == f"pacman {pacman.__version__}"
+    assert capsys.readouterr().out.strip() == f"{command} {pacman.__version__}"
 
 
 # ------------------------------------------------- issue 13: a series goes on
