@@ -51,6 +51,9 @@ class TestResult:
     """What the student's code printed during the test (captured and capped)."""
     seconds: float = 0.0
     """Wall-clock time the test took."""
+    advice: bool = False
+    """Whether the test goes beyond the classic contract (SPEC section 6): it is shown to
+    help, and never counts, whatever its verdict."""
 
     @property
     def passed(self) -> bool:
@@ -75,5 +78,5 @@ class QuestionResult:
 
     @property
     def passed(self) -> bool:
-        """Whether every test of the question passed."""
-        return all(t.passed for t in self.tests)
+        """Whether every graded test of the question passed (advice does not count)."""
+        return all(t.passed for t in self.tests if not t.advice)

@@ -3,17 +3,18 @@
 The search functions in `agents.search` run on them unchanged, which is how the
 autograder checks the exact set of states a search generates.
 
-A state's legal actions are exactly its listed edges, in the order given. A won or lost
-state normally lists none, but a tree may give one edges on purpose, as the classic
-Berkeley tree tests do: a search that forgets to stop at won and lost states then
-expands them, and the generated set shows it.
+A state's legal actions are exactly its listed edges, in the order given. Tree states
+behave like game states (SPEC section 6): a won or lost state has no legal actions and
+no successor, whatever edges a case file gives it, so a search that stops on
+``is_win()``/``is_lose()`` and one that stops on an empty action list are both right;
+asking for an agent the game does not have is an error, as in the engine.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-__all__ = ["TreeGame", "TreeState"]
+__all__ = ["TreeGame", "TreeState", "check_agent"]
 
 
 class TreeGame:
@@ -45,7 +46,12 @@ class TreeGame:
         if num_agents < 1:
             raise ValueError(f"num_agents must be >= 1, got {num_agents!r}")
         self.start = start
-        self.successors = {k: tuple(v) for k, v in successors.items()}
+        ended = frozenset(win_states) | frozenset(lose_states)
+        # A finished game has no moves: edges a case file gives a won or lost state are
+        # set aside, as the engine gives such a state none.
+        self.successors = {k: tuple(v) for k, v in successors.items() if k not in ended}
+        self.ignored_edges = {k: tuple(v) for k, v in successors.items() if k in ended}
+        """Edges a (classic) case file gives won or lost states: never followed."""
         self.evaluation = dict(evaluation)
         self.num_agents = num_agents
         self.win_states = frozenset(win_states)
@@ -93,7 +99,7 @@ class TreeGame:
     def names(self) -> frozenset[str]:
         """Every state name the tree mentions: the start, edge ends and valued states."""
         found = {self.start, *self.evaluation, *self.win_states, *self.lose_states}
-        for parent, edges in self.successors.items():
+        for parent, edges in (*self.successors.items(), *self.ignored_edges.items()):
             found.add(parent)
             found.update(nxt for _, nxt in edges)
         return frozenset(found)
@@ -122,6 +128,16 @@ class TreeGame:
         return self.value(state.name)
 
 
+def check_agent(agent: object, num_agents: int) -> None:
+    """Raise, as the engine does, for an agent index the game does not have."""
+    try:
+        known = 0 <= agent < num_agents  # type: ignore[operator]
+    except TypeError:
+        known = False
+    if not known:
+        raise ValueError(f"no agent {agent!r}: agents are 0 .. {num_agents - 1}")
+
+
 class TreeState:
     """One named state of a `TreeGame`; compares and hashes by name."""
 
@@ -137,18 +153,27 @@ class TreeState:
         return self.game.num_agents
 
     def legal_actions(self, agent: int = 0) -> list[str]:
-        """Edge labels out of this state, in the order given.
+        """Edge labels out of this state, in the order given (none when it is won or lost).
 
-        A won or lost state has the edges the tree gives it (normally none).
+        Raises:
+            ValueError: If ``agent`` is not an agent of this game.
         """
+        if self.is_terminal():
+            return []
+        check_agent(agent, self.game.num_agents)
         return [a for a, _ in self.game.successors.get(self.name, ())]
 
     def successor(self, agent: int, action: str) -> TreeState:
         """The state the edge labelled ``action`` leads to.
 
         Raises:
-            ValueError: If no such edge leaves this state.
+            ValueError: If the game is over here, ``agent`` is not an agent of this game,
+                or no such edge leaves this state.
         """
+        if self.is_terminal():
+            won = "won" if self.is_win() else "lost"
+            raise ValueError(f"state {self.name!r} is {won}: a finished game has no successors")
+        check_agent(agent, self.game.num_agents)
         for a, nxt in self.game.successors.get(self.name, ()):
             if a == action:
                 return self.game.state(nxt)

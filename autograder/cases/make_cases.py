@@ -222,7 +222,7 @@ HAND = [
     ),
     Spec(
         "tied-root",
-        "The first two root actions are worth the same; the first in legal order wins.",
+        "The first two root actions are worth the same: either is right (any tied-best action is).",
         1,
         2,
         "A West B\nA Stop C\nA East D\nB West E\nB East F\nC West G\nC East H\n"
@@ -240,12 +240,12 @@ HAND = [
     ),
     Spec(
         "tied-root-last-actions",
-        "The last two root actions tie two plies down; the earlier of them must win.",
+        "The last two root actions tie two plies down: either is right (any tied-best action is).",
         2,
         2,
         "A West B\nA East C\nA North D\n"
         "B West E\nC West F\nC East G\nD West H\nD East I\n"
-        "E Stop J\nF West K\nF East L\nG Stop M\nH West N\nH East O\nI Stop P\n"
+        "E West J\nF West K\nF East L\nG West M\nH West N\nH East O\nI West P\n"
         "J West Q\nK West R\nL West S\nM West T\nN West U\nO West V\nP West W\n",
         "B 0\nC 0\nD 0\nE 1\nF 3\nG 5\nH 5\nI 3\nJ 2\nK 4\nL 7\nM 5\nN 3\nO 6\nP 4\n"
         "Q 1\nR 4\nS 7\nT 5\nU 6\nV 3\nW 4\n",
@@ -265,7 +265,8 @@ HAND = [
     ),
     Spec(
         "tied-root-expectimax",
-        "Under expectimax the first two actions have the same average; minimax breaks the tie.",
+        "Under expectimax the first two actions have the same average (either is right); "
+        "minimax breaks the tie.",
         1,
         2,
         "A West B\nA East C\nA North D\nB West E\nB East F\nC West G\nC East H\n"
@@ -283,30 +284,28 @@ HAND = [
     ),
     Spec(
         "lose-trap-depth-2",
-        "A lost state two moves down still lists moves: it must be evaluated, not expanded.",
+        "A lost state two moves down ends the game: it is scored, and it has no moves.",
         2,
         2,
         "A West B\nA East C\nB West D\nB East E\nC West F\nC East G\n"
-        "D West H\nH West I\nI West J\n"
         "E West K\nK West L\nL West M\nF West N\nN West O\nO West P\n"
         "G West Q\nQ West R\nR West S\n",
-        "B 0\nC 0\nD -100\nE 9\nF 6\nG 7\nH 50\nI 60\nJ 80\nK 9\nL 9\nM 9\nN 6\nO 6\n"
-        "P 6\nQ 7\nR 7\nS 7\n",
-        ("win-lose-above-depth", "trap"),
+        "B 0\nC 0\nD -100\nE 9\nF 6\nG 7\nK 9\nL 9\nM 9\nN 6\nO 6\nP 6\nQ 7\nR 7\nS 7\n",
+        ("win-lose-above-depth",),
         lose=("D",),
         diagram=r"""
               A                  max
        West/     \East
           B         C            ghost
         /   \     /   \
-     D*LOSE  E   F     G         max   (* D has moves, but the game is over)
-        |    |   |     |
-        H    K   N     Q         ghost
-        |    |   |     |
-        I    L   O     R         max
-        |    |   |     |
-        J    M   P     S
-       80    9   6     7
+     D LOSE  E   F     G         max   (D ends the game: no moves)
+      -100   |   |     |
+             K   N     Q         ghost
+             |   |     |
+             L   O     R         max
+             |   |     |
+             M   P     S
+             9   6     7
 """,
     ),
     Spec(
@@ -488,9 +487,8 @@ CHAINS = [chain_spec(d, n) for n, d in [(2, 2), (2, 3), (2, 4), (3, 1), (3, 2), 
 def random_spec(seed: int, agents: int, depth: int, budget: int = 60) -> Spec:
     """A seeded random tree with every state valued.
 
-    Some states above the limit are won or lost (some of them still listing a trap
-    move), and some leaves have one more ply below them to expose searches that go
-    deeper than asked.
+    Some states above the limit are won or lost (a finished game has no moves), and some
+    leaves have one more ply below them to expose searches that go deeper than asked.
     """
     rng = random.Random(seed)
     names = _names()
@@ -505,7 +503,10 @@ def random_spec(seed: int, agents: int, depth: int, budget: int = 60) -> Spec:
 
     def add(parent: str, moves: tuple[str, ...], width: int, turn: int) -> None:
         nonlocal count
-        for action in sorted(rng.sample(moves, width), key=moves.index):
+        chosen = rng.sample(moves, width)
+        if chosen == ["Stop"]:  # Pacman always has a move besides Stop, as in a real maze
+            chosen = [rng.choice(moves[2:])]
+        for action in sorted(chosen, key=moves.index):
             child = next(names)
             tree.append(f"{parent} {action} {child}")
             queue.append((child, turn))
@@ -516,14 +517,10 @@ def random_spec(seed: int, agents: int, depth: int, budget: int = 60) -> Spec:
         values[name] = rng.randint(-5, 5)
         agent = turn % agents
         moves = PACMAN_MOVES if agent == 0 else GHOST_MOVES
-        if turn < 0:
-            continue  # the move out of a terminal state: valued, never expanded
         if 0 < turn < limit and rng.random() < 0.1:
             won = rng.random() < 0.5
             (win if won else lose).append(name)
             values[name] = rng.randint(10, 20) if won else rng.randint(-20, -10)
-            if rng.random() < 0.6:  # a trap: the game is over but the state lists a move
-                add(name, moves, 1, -1)
         elif turn < limit:
             width = 1 if count >= budget else rng.randint(2, 3) if agent == 0 else rng.randint(1, 2)
             add(name, moves, width, turn + 1)

@@ -316,7 +316,8 @@ BUGS: dict[str, Bug] = {
         ),
         Bug(
             "no-terminal-check",
-            "won and lost states are expanded like ordinary states instead of being evaluated",
+            "won and lost states are not evaluated: the search looks for their moves (a "
+            "finished game has none) and takes the best of nothing",
             "return evaluate(state) as soon as state.is_win() or state.is_lose(), "
             "whatever the depth",
             _ALL,
@@ -358,7 +359,9 @@ BUGS: dict[str, Bug] = {
             "children are not visited in the order legal_actions gives them",
             "loop over state.legal_actions(agent) in the order given; do not sort, "
             "reverse or shuffle it",
-            _ALL,
+            # Without pruning the order changes neither the states nor the values, only
+            # which tied action wins, and every tied-best action is right (SPEC section 6).
+            _AB,
             Flaws(reverse_children=True),
         ),
         Bug(

@@ -10,6 +10,7 @@ question and the evaluation games of q1 and q5.
 from __future__ import annotations
 
 import dataclasses
+import re
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -46,6 +47,9 @@ __all__ = [
 
 TREE_SECONDS: Final = 2.0
 """Time limit for one tree test."""
+
+_NO_MOVES: Final = re.compile(r"empty|ZeroDivisionError|division by zero")
+"""What a search that asks a finished game for its moves typically raises."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +179,12 @@ def run_tree_test(
         answer = worker.call(TreeDecide(*server.begin()), deadline=deadline, serve=server.serve)
     except StudentError as exc:
         lines = [f"Your {cls} raised: {exc.describe()}"]
+        if _NO_MOVES.search(f"{exc.type}: {exc.message}"):
+            lines.append(
+                "Hint: a won or lost state has no legal actions (a finished game has no "
+                "moves): check is_win()/is_lose() and evaluate such a state before looking "
+                "for its moves."
+            )
         lines.extend(exc.trace.rstrip().splitlines())
         return _failed_run(spec, server, worker, "error", lines, t0)
     except WorkerLost as exc:
@@ -336,7 +346,7 @@ def run_suite(
                 )
                 with lock:
                     results[spec.name] = result
-                    if costly and spec.question in all_or_nothing:
+                    if costly and not result.advice and spec.question in all_or_nothing:
                         timeouts[spec.question] = timeouts.get(spec.question, 0) + 1
                     if on_result is not None:
                         on_result(result)
@@ -365,7 +375,8 @@ def run_suite(
         if not tests:
             continue
         if q.all_or_nothing:
-            points = float(q.points) if all(t.passed for t in tests) else 0.0
+            graded = [t for t in tests if not t.advice]
+            points = float(q.points) if all(t.passed for t in graded) else 0.0
         else:
             points = min(float(q.points), sum(t.points for t in tests))
         out.append(QuestionResult(q.name, q.title, float(q.points), points, tests))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Collection, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from autograder.algorithms import algorithm as algorithm_row
@@ -21,8 +22,29 @@ from autograder.reading.case_folders import load_tree_cases
 from autograder.reading.classic_format import write_solution
 from autograder.reading.tree_cases import TreeCase, read_text
 from autograder.results import TestResult
+from autograder.tree import TreeGame
 
-__all__ = ["check_tree_case", "generate_tree_solutions", "reference_run"]
+__all__ = [
+    "Accepted",
+    "accepted_answers",
+    "check_tree_case",
+    "generate_tree_solutions",
+    "is_advice",
+    "reference_run",
+]
+
+_ADVICE_NOTE = (
+    "Advice, not graded: the classic contract grades trees with Pacman and at least one "
+    "ghost; this one checks that a search with no ghost hands the turn back to Pacman."
+)
+
+
+def is_advice(case: TreeCase) -> bool:
+    """Whether a case goes beyond the classic contract: shown to help, never counted.
+
+    Graded trees have at least two agents, as every classic tree does (SPEC section 6).
+    """
+    return case.game.num_agents < 2
 
 
 def reference_run(case: TreeCase, algorithm: str | None = None) -> tuple[str, frozenset[str]]:
@@ -44,6 +66,106 @@ def reference_run(case: TreeCase, algorithm: str | None = None) -> tuple[str, fr
         observe=lambda s: seen.add(s.name),
     )
     return str(result.action), frozenset(seen)
+
+
+@dataclass(frozen=True, slots=True)
+class Accepted:
+    """One accepted way of searching a tree.
+
+    It gives the root actions a search may return and the exact set of states it
+    generates.
+    """
+
+    variant: str
+    """``"reference"``, or ``"without Stop"`` (Pacman's Stop action left out)."""
+    actions: frozenset[str]
+    """Every tied-best root action (the student picks any: first, last, random)."""
+    generated: frozenset[str]
+    """The states it generates, the start included."""
+
+
+def _tree_view(game: TreeGame, depth: int, *, drop_stop: bool) -> TreeGame | None:
+    """The tree as a search that leaves out Pacman's ``Stop`` sees it (``None``: same tree).
+
+    Also ``None`` when leaving Stop out would leave a Pacman state with no move at all.
+    """
+    if not drop_stop:
+        return game
+    n = game.num_agents
+    turn = {game.start: 0}
+    todo = [game.start]
+    kept: dict[str, list[tuple[str, str]]] = {}
+    changed = False
+    while todo:
+        name = todo.pop()
+        edges = list(game.children(name))
+        if turn[name] % n == 0 and turn[name] < depth * n:
+            without = [(a, c) for a, c in edges if a != "Stop"]
+            if not without and edges:
+                return None
+            changed |= len(without) != len(edges)
+            edges = without
+        kept[name] = edges
+        for _, child in edges:
+            if child not in turn:
+                turn[child] = turn[name] + 1
+                todo.append(child)
+    if not changed:
+        return None
+    return TreeGame(
+        game.start,
+        kept,
+        game.evaluation,
+        num_agents=n,
+        win_states=game.win_states,
+        lose_states=game.lose_states,
+    )
+
+
+def _root_values(game: TreeGame, depth: int, ghost_role: str) -> dict[str, float]:
+    """The value of each root action under SPEC section 6 (min or average at ghosts)."""
+    n = game.num_agents
+
+    def value(name: str, turn: int) -> float:
+        kids = game.children(name)
+        if name in game.win_states or name in game.lose_states or turn == depth * n or not kids:
+            return game.value(name)
+        values = [value(child, turn + 1) for _, child in kids]
+        if turn % n == 0:
+            return max(values)
+        return sum(values) / len(values) if ghost_role == "chance" else min(values)
+
+    return {action: value(child, 1) for action, child in game.children(game.start)}
+
+
+def _tied_best(values: dict[str, float]) -> frozenset[str]:
+    best = max(values.values())
+    close = 1e-9 * max(1.0, abs(best))  # an average computed in another order may differ
+    return frozenset(a for a, v in values.items() if abs(v - best) <= close)
+
+
+def accepted_answers(case: TreeCase) -> tuple[Accepted, ...]:
+    """Every answer the classic contract accepts on ``case`` (SPEC section 6).
+
+    The reference search with any tied-best root action, and, where Pacman has a Stop
+    edge, the same search leaving Stop out (as the classic grader's game tests accept).
+    """
+    row = algorithm_row(case.algorithm)
+    answers = []
+    for variant, drop_stop in (("reference", False), ("without Stop", True)):
+        game = _tree_view(case.game, case.depth, drop_stop=drop_stop)
+        if game is None:
+            continue
+        seen = {game.start}
+        row.search(
+            game.root,
+            depth=case.depth,
+            evaluate=game.evaluate,
+            observe=lambda s, seen=seen: seen.add(s.name),
+        )
+        actions = _tied_best(_root_values(game, case.depth, row.ghost_role))
+        answers.append(Accepted(variant, actions, frozenset(seen)))
+    return tuple(answers)
 
 
 def _names(states: Iterable[str]) -> str:
@@ -75,24 +197,16 @@ def _observations(case: TreeCase, got: frozenset[str]) -> list[str]:
     """Plain facts about where the student's search went wrong, bug or no bug."""
     game, n = case.game, case.game.num_agents
     limit = case.depth * n
-    turn, parent = {game.start: 0}, {}
+    turn = {game.start: 0}
     todo = [game.start]
     while todo:
         name = todo.pop()
         for _, child in game.children(name):
             if child not in turn:
-                turn[child], parent[child] = turn[name] + 1, name
+                turn[child] = turn[name] + 1
                 todo.append(child)
-    terminal = game.win_states | game.lose_states
     extra = got - case.expected_generated
     facts = []
-    under_terminal = sorted(x for x in extra if parent.get(x) in terminal)
-    if under_terminal:
-        facts.append(
-            "You expanded won or lost states: "
-            + ", ".join(f"{x} (below {parent[x]})" for x in under_terminal)
-            + "."
-        )
     too_deep = sorted(x for x in extra if turn.get(x, 0) > limit)
     if too_deep:
         facts.append(
@@ -139,36 +253,49 @@ def check_tree_case(
     got = frozenset(generated) | {case.game.start}
     short = case.name.split("/", 1)[-1]
     name = f"{question}/{short}"
-    action_ok = action is not None and str(action) == case.expected_action
-    if action_ok and got == case.expected_generated:
-        return TestResult(
-            name,
-            question,
-            "passed",
-            points=points,
-            max_points=points,
-            messages=(
-                f"action {case.expected_action!r} and all {len(got)} generated states match",
-            ),
-            output=output,
-            seconds=seconds,
-        )
+    advice = is_advice(case)
+    answers = accepted_answers(case)
+    for answer in answers:
+        if action is not None and str(action) in answer.actions and got == answer.generated:
+            how = "" if answer.variant == "reference" else f" (searching {answer.variant})"
+            return TestResult(
+                name,
+                question,
+                "passed",
+                points=0.0 if advice else points,
+                max_points=0.0 if advice else points,
+                messages=(
+                    f"action {str(action)!r} and all {len(got)} generated states match{how}",
+                ),
+                output=output,
+                seconds=seconds,
+                advice=advice,
+            )
+    # Explain against the accepted answer nearest to what the student generated.
+    nearest = min(answers, key=lambda a: len(a.generated ^ got))
+    tied = sorted(nearest.actions)
+    action_ok = action is not None and str(action) in nearest.actions
     messages = [
         f"{case.description} ({case.algorithm}, depth {case.depth}, {case.game.num_agents} agents)"
     ]
+    if advice:
+        messages.insert(0, _ADVICE_NOTE)
+    expected = " or ".join(map(repr, tied)) + (" (tied best)" if len(tied) > 1 else "")
     if action is None:
-        messages.append(f"Your agent returned no usable action; expected {case.expected_action!r}.")
+        messages.append(f"Your agent returned no usable action; expected {expected}.")
     elif not action_ok:
         legal = case.game.root.legal_actions(0)
         if action not in legal:
             messages.append(
-                f"Wrong action: expected {case.expected_action!r}, got {action!r}, which is "
+                f"Wrong action: expected {expected}, got {action!r}, which is "
                 f"not a legal action at the root (legal: {', '.join(map(repr, legal))})."
             )
         else:
-            messages.append(f"Wrong action: expected {case.expected_action!r}, got {action!r}.")
-    extra = got - case.expected_generated
-    missing = case.expected_generated - got
+            messages.append(f"Wrong action: expected {expected}, got {action!r}.")
+    if nearest.variant != "reference":
+        messages.append(f"(Compared with the accepted search {nearest.variant}.)")
+    extra = got - nearest.generated
+    missing = nearest.generated - got
     if extra:
         messages.append(f"Generated {len(extra)} states that should not be: {_names(extra)}")
     if missing:
@@ -210,11 +337,12 @@ def check_tree_case(
         question,
         "failed",
         points=0.0,
-        max_points=points,
+        max_points=0.0 if advice else points,
         messages=tuple(messages),
         diagnosis=bugs[0].name if bugs else None,
         output=output,
         seconds=seconds,
+        advice=advice,
     )
 
 

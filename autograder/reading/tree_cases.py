@@ -218,8 +218,9 @@ def validate_tree(
     """
     n = game.num_agents
     names = game.names
-    in_tree = {game.start} | set(game.successors)
-    in_tree.update(c for edges in game.successors.values() for _, c in edges)
+    every_edge = {**game.successors, **game.ignored_edges}
+    in_tree = {game.start} | set(every_edge)
+    in_tree.update(c for edges in every_edge.values() for _, c in edges)
     for name in game.evaluation:
         if name not in in_tree:
             raise CaseFormatError(f"{where}:{line_of(name)}: value for unknown state {name!r}")
@@ -229,6 +230,11 @@ def validate_tree(
         raise CaseFormatError(f"{where}:{line_of(game.start)}: the start state is terminal")
     if not game.children(game.start):
         raise CaseFormatError(f"{where}:{line_of(game.start)}: the start state has no children")
+    for name, edges in sorted(game.ignored_edges.items()) if strict else ():
+        raise CaseFormatError(
+            f"{where}:{line_of(name)}: state {name!r} is won or lost but has a move "
+            f"{edges[0][0]!r}: a finished game has no moves"
+        )
     parents: dict[str, str] = {}
     for parent, edges in game.successors.items():
         for _, child in edges:

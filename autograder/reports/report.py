@@ -18,8 +18,9 @@ JSON report (``--format json``), format ``"autograder-report/1"``::
     }
 
 ``status`` is one of ``passed``, ``failed``, ``error`` (the student's code raised or
-its process died) and ``timeout``; ``diagnosis`` names the likely bug when one was
-recognised; ``output`` is what the student's code printed (capped). Tests of
+its process died) and ``timeout``; ``advice`` is true for a test beyond the classic
+contract, shown to help and never counted (SPEC section 6); ``diagnosis`` names the
+likely bug when one was recognised; ``output`` is what the student's code printed (capped). Tests of
 all-or-nothing questions (q2-q4) carry 0 points each; their question scores.
 
 Gradescope report (``--format gradescope``) follows Gradescope's ``results.json``
@@ -44,6 +45,15 @@ REPORT_FORMAT: Final = "autograder-report/1"
 """The ``format`` tag of JSON reports."""
 
 _MARKS: Final = {"passed": "PASS", "failed": "FAIL", "error": "ERROR", "timeout": "TIMEOUT"}
+
+
+def _mark(t: TestResult) -> str:
+    """The test's verdict word; a failed advice test reads ``ADVICE`` (it costs nothing)."""
+    return "ADVICE" if t.advice and not t.passed else _MARKS[t.status]
+
+
+def _graded(q: QuestionResult) -> list[TestResult]:
+    return [t for t in q.tests if not t.advice]
 
 
 def total(questions: Sequence[QuestionResult]) -> tuple[float, float]:
@@ -88,7 +98,7 @@ def text_report(
         shown: dict[tuple[object, ...], str] = {}  # errors already printed -> by which test
         for t in q.tests:
             pts = f"{_num(t.points)}/{_num(t.max_points)}" if t.max_points else ""
-            lines.append(f"  {_MARKS[t.status]:7} {t.name:44} {pts:>7} {t.seconds:6.2f} s")
+            lines.append(f"  {_mark(t):7} {t.name:44} {pts:>7} {t.seconds:6.2f} s")
             if not t.passed or verbose:
                 # An error or timeout repeated test after test (the starter's "not written
                 # yet", an endless loop) is shown once; failures keep their own details.
@@ -103,9 +113,10 @@ def text_report(
         lines.append("")
     lines.append(f"{'Question':10} {'Title':22} {'Tests passed':>13} {'Points':>8}")
     for q in questions:
-        passed = sum(t.passed for t in q.tests)
+        graded = _graded(q)
+        passed = sum(t.passed for t in graded)
         score = f"{_num(q.points)}/{_num(q.max_points)}"
-        lines.append(f"{q.name:10} {q.title:22} {f'{passed}/{len(q.tests)}':>13} {score:>8}")
+        lines.append(f"{q.name:10} {q.title:22} {f'{passed}/{len(graded)}':>13} {score:>8}")
     got, available = total(questions)
     lines.append(f"{'Total':10} {'':22} {'':>13} {f'{_num(got)}/{_num(available)}':>8}")
     if seconds:
@@ -118,11 +129,13 @@ _REPEATS: Final = frozenset({"error", "timeout"})
 
 def _likely_bug(q: QuestionResult, indent: str) -> list[str]:
     """A line naming the bug most failing tests of ``q`` point to, if they agree enough."""
-    failing = [t for t in q.tests if not t.passed]
+    failing = [t for t in _graded(q) if not t.passed]
     named = Counter(t.diagnosis for t in failing if t.diagnosis)
     if len(failing) < 2 or not named:
         return []
     name, count = named.most_common(1)[0]
+    if 2 * count <= len(failing):  # "most" means more than half
+        return []
     bug = BUGS.get(name)
     what = bug.summary if bug is not None else name
     return [f"{indent}Most of these failures point to one bug ({count} of {len(failing)}): {what}"]
@@ -143,6 +156,7 @@ def _test_dict(t: TestResult) -> dict[str, Any]:
         "diagnosis": t.diagnosis,
         "output": t.output,
         "seconds": round(t.seconds, 4),
+        "advice": t.advice,
     }
 
 
@@ -190,10 +204,11 @@ def gradescope_report(
     got, _ = total(questions)
     tests: list[dict[str, Any]] = []
     for q in questions:
+        graded = _graded(q)
         failing = [t for t in q.tests if not t.passed]
         rule = "all tests must pass" if _all_or_nothing(q) else "points per test"
-        summary = [f"{sum(t.passed for t in q.tests)}/{len(q.tests)} tests passed ({rule})."]
-        summary.extend(f"{_MARKS[t.status]} {t.name}" for t in failing)
+        summary = [f"{sum(t.passed for t in graded)}/{len(graded)} tests passed ({rule})."]
+        summary.extend(f"{_mark(t)} {t.name}" for t in failing)
         entry: dict[str, Any] = {
             "name": f"{q.name}: {q.title}",
             "status": "passed" if q.passed else "failed",
@@ -209,10 +224,10 @@ def gradescope_report(
         for t in q.tests:
             tests.append(
                 {
-                    "name": t.name,
+                    "name": f"{t.name} (advice, not graded)" if t.advice else t.name,
                     "score": t.points,
                     "max_score": t.max_points,
-                    "status": "passed" if t.passed else "failed",
+                    "status": "passed" if t.passed or t.advice else "failed",
                     "output": "\n".join(_test_details(t, "")),
                     "visibility": visibility,
                 }

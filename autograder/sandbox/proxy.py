@@ -254,7 +254,21 @@ class TreeProxy:
         return self._num_agents
 
     def legal_actions(self, agent: int = 0) -> list[str]:
-        """The edge labels out of this state, in the order searches visit them."""
+        """The edge labels out of this state, in the order searches visit them.
+
+        A won or lost state has none, as in the engine.
+
+        Raises:
+            ValueError: If ``agent`` is not an agent of this game (as in the engine).
+        """
+        if self._win or self._lose:
+            return []
+        try:
+            known = 0 <= agent < self._num_agents
+        except TypeError:
+            known = False
+        if not known:
+            raise ValueError(f"no agent {agent!r}: agents are 0 .. {self._num_agents - 1}")
         return list(self._legal)
 
     def is_win(self) -> bool:

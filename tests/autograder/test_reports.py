@@ -47,7 +47,7 @@ def test_json_report_follows_its_schema() -> None:
     q2 = data["questions"][1]
     assert set(q2) == {"name", "title", "points", "max_points", "all_passed", "tests"}
     assert set(q2["tests"][1]) == {
-        "name", "question", "status", "points", "max_points", "messages", "diagnosis",
+        "name", "question", "status", "points", "max_points", "messages", "diagnosis", "advice",
         "output", "seconds",
     }  # fmt: skip
     assert q2["tests"][1]["status"] == "timeout"
@@ -90,13 +90,18 @@ def test_a_repeated_error_is_shown_once_and_the_common_bug_is_named() -> None:
         test("b", "error", error, None),
         test("c", "failed", failed, "depth-per-agent"),
         test("d", "failed", failed, "depth-per-agent"),
-        test("e", "failed", failed, "prune-on-equality"),
+        test("e", "failed", failed, "depth-per-agent"),
+        test("f", "failed", failed, "prune-on-equality"),
     )
     text = text_report([QuestionResult("q2", "Minimax", 5.0, 0.0, tests)])
     assert text.count(error[0]) == 1
     assert "(the same as q2/a)" in text
-    assert text.count(failed[0]) == 3  # failures keep their own details
+    assert text.count(failed[0]) == 4  # failures keep their own details
     from autograder.grading.catalogue import BUGS
 
     summary = BUGS["depth-per-agent"].summary
-    assert f"Most of these failures point to one bug (2 of 5): {summary}" in text
+    assert f"Most of these failures point to one bug (3 of 5): {summary}" not in text
+    assert f"Most of these failures point to one bug (3 of 6): {summary}" not in text
+    # "Most" means more than half: 3 of 6 is not; 3 of 5 graded failures would be.
+    fewer = text_report([QuestionResult("q2", "Minimax", 5.0, 0.0, tests[1:])])
+    assert f"Most of these failures point to one bug (3 of 5): {summary}" in fewer

@@ -34,7 +34,9 @@ def test_reference_agents_pass_every_case(case: TreeCase) -> None:
     assert (action, generated) == (case.expected_action, case.expected_generated)
     result = check_tree_case(case, question="q2", action=action, generated=generated, points=1)
     assert result.passed
-    assert (result.points, result.max_points) == (1, 1)
+    # A one-agent tree is beyond the classic contract: advice, worth nothing either way.
+    graded = case.game.num_agents >= 2
+    assert (result.points, result.max_points, result.advice) == (graded, graded, not graded)
     assert result.diagnosis is None
 
 
@@ -315,7 +317,7 @@ def test_big_unsearched_subtrees_are_folded() -> None:
 def test_two_bugs_at_once_get_facts_and_the_closest_bug() -> None:
     from autograder.grading.catalogue import BUGS, Flaws, flawed_search
 
-    c = case("alpha_beta/lose-trap-depth-2")
+    c = case("alpha_beta/lose-next-to-root")
     seen = {c.game.start}
     result = flawed_search(
         c.game.root,
@@ -327,9 +329,8 @@ def test_two_bugs_at_once_get_facts_and_the_closest_bug() -> None:
     )
     graded = check_tree_case(c, question="q3", action=str(result.action), generated=seen)
     assert graded.diagnosis is None  # no single catalogued bug gives this answer
-    assert "You expanded won or lost states: H (below D)." in graded.messages
     assert any(
-        m.startswith("You generated states more than 4 moves below") for m in graded.messages
+        m.startswith("You generated states more than 2 moves below") for m in graded.messages
     )
     closest = {BUGS["one-ply-too-deep"].summary, BUGS["no-terminal-check"].summary}
     prefix = "Closest known bug (not an exact match): "

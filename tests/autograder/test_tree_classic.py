@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from autograder.grading.catalogue import BUGS
 from autograder.grading.trees import check_tree_case, generate_tree_solutions
 from autograder.reading.case_folders import load_tree_cases
 from autograder.reading.classic_format import parse_classic_text, read_graph_game_tree_test
@@ -87,10 +88,13 @@ def test_classic_case_is_graded_and_diagnosed(tmp_path: Path) -> None:
     (case,) = load_tree_cases("minimax", tmp_path / "q2")
     good = check_tree_case(case, question="q2", action="Left", generated=set("BCDE"))
     assert good.passed
-    # Expanding the lost state generates F and makes Right look worth 100.
-    bad = check_tree_case(case, question="q2", action="Right", generated=set("BCDEF"))
-    assert bad.diagnosis == "no-terminal-check"
-    assert "Generated 1 states that should not be: F" in bad.messages
+    # The lost state's edge to F is never followed (a finished game has no moves): a
+    # search that does not stop there takes the minimum of no moves, +inf, and goes Right.
+    assert case.game.root.successor(0, "Right").legal_actions(1) == []
+    bad = check_tree_case(case, question="q2", action="Right", generated=set("BCDE"))
+    assert bad.diagnosis in ("no-terminal-check", "one-ply-too-deep")  # both give this
+    assert any(BUGS["no-terminal-check"].summary in m for m in bad.messages)
+    assert "Wrong action: expected 'Left', got 'Right'." in bad.messages
 
 
 def test_generate_writes_the_classic_solution(tmp_path: Path) -> None:
@@ -104,6 +108,7 @@ def test_generate_writes_the_classic_solution(tmp_path: Path) -> None:
 
 def test_classic_graph_may_share_children(tmp_path: Path) -> None:
     text = CLASSIC_TEST.replace("C Left F", "C Left E").replace("F 100\n", "")
+    text = text.replace('lose_states: "C"', 'lose_states: ""')
     path = tmp_path / "dag.test"
     path.write_text(text)
     case = read_graph_game_tree_test(path, require_answer=False)
