@@ -356,10 +356,13 @@ class FrameRenderer:
             )
 
     def _fits_one_row(self, width: int) -> bool:
-        """Whether the score and the longest usual status fit on one line ``width`` wide."""
+        """Whether the score and the longest usual status fit on one line ``width`` wide.
+
+        They fit if they need shrinking by no more than `_ONE_ROW_SHRINK`.
+        """
         score = self.label(_WIDEST_SCORE, TEXT_COLOR).get_width()
         info = self.label(_WIDEST_INFO, INFO_COLOR).get_width()
-        return score + self._gap() + info + 2 * self._pad <= width
+        return width - 2 * self._pad - self._gap() >= (score + info) * _ONE_ROW_SHRINK
 
     def _gap(self) -> int:
         return 2 * self._pad
@@ -468,6 +471,8 @@ class FrameRenderer:
 
 _WIDEST_SCORE: Final = "SCORE: -9999"
 _WIDEST_INFO: Final = "TURN 9999   GAME OVER"
+_ONE_ROW_SHRINK: Final = 0.6
+"""The info bar keeps one line if its widest texts need shrinking by no more than this."""
 
 
 def _shrink(pg: Any, surface: pygame.Surface, factor: float) -> pygame.Surface:
