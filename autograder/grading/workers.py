@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
 import json
 import os
 import pickle
@@ -37,6 +38,7 @@ from autograder.sandbox.protocol import (
     Quit,
 )
 from autograder.sandbox.proxy import decode_request
+from autograder.sandbox.worker import MEMORY_LIMIT_BYTES
 
 __all__ = [
     "OUTPUT_SHOWN_CHARS",
@@ -51,6 +53,12 @@ OUTPUT_SHOWN_CHARS: Final = 2000
 
 _MAX_MESSAGE: Final = 1 << 20
 _MAX_DIGITS: Final = 12
+MAX_PROCESSES: Final = 64
+"""Processes (and threads) one worker and all it starts may have at once: a pids control
+group where the grader may make one, else ``RLIMIT_NPROC`` of the ``--run-as`` user."""
+
+_KEEPER: Final = str(Path(__file__).with_name("keeper.py"))
+_KEEPER_SECONDS: Final = 6.0
 _STARTUP_SECONDS: Final = 60.0
 _IMPORT_SECONDS: Final = 15.0
 _PROJECT_ROOT: Final = str(Path(__file__).resolve().parents[2])
@@ -125,6 +133,7 @@ class SandboxProcess:
         self.path = Path(path).resolve()
         self.python = python
         self._identity = _identity(run_as, python)
+        self._cgroups: list[Path] = []
         self.load_error: StudentError | None = None
         """Set when importing the student's file failed (every test then fails at once)."""
         self.starts = 0
@@ -154,15 +163,21 @@ class SandboxProcess:
         self.kill()
         env = _worker_env()
         self._out.truncate(0)
+        self._cgroups = _make_cgroups()
+        keeper = [self.python, "-I", _KEEPER]
+        if self._identity:
+            keeper += ["--uid", str(self._identity["user"]), "--gid", str(self._identity["group"])]
+            keeper += ["--nproc", str(MAX_PROCESSES)]
+        for folder in self._cgroups:
+            keeper += ["--cgroup", str(folder / "cgroup.procs")]
         self._proc = subprocess.Popen(
-            [self.python, "-P", "-m", "autograder.sandbox.worker"],
+            [*keeper, "--", self.python, "-P", "-m", "autograder.sandbox.worker"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self._out,
             cwd=self.path.parent,
             env=env,
             process_group=0,
-            **self._identity,
         )
         assert self._proc.stdin is not None
         assert self._proc.stdout is not None
@@ -202,13 +217,20 @@ class SandboxProcess:
             self.start()
 
     def kill(self) -> None:
-        """Kill the worker process, if any."""
+        """Kill the worker process and every process it started, if any."""
         for conn in (self._tx, self._rx):
             if conn is not None:
                 conn.close()
         self._tx = self._rx = None
         proc, self._proc = self._proc, None
         if proc is not None:
+            # The keeper kills the worker and everything below it, even processes that
+            # left the group with setsid, then ends; the group kill below is the fallback.
+            if _exit_status(proc.pid) is None:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(proc.pid, signal.SIGTERM)
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    proc.wait(timeout=_KEEPER_SECONDS)
             # The whole group, even when the worker has exited: its children may not have.
             # Nothing reaps the worker before this line (`alive` and `_lost` look without
             # reaping), so its pid, which is the group's id, cannot have been reused.
@@ -217,6 +239,10 @@ class SandboxProcess:
             if proc.poll() is None:
                 proc.kill()
             proc.wait()
+        for folder in self._cgroups:
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        self._cgroups = []
 
     def close(self) -> None:
         """Stop the worker and release the capture file."""
@@ -381,6 +407,52 @@ def _exit_status(pid: int) -> int | None:
     return info.si_status if info.si_code == os.CLD_EXITED else -info.si_status
 
 
+_CGROUP_ROOT: Final = Path("/sys/fs/cgroup")
+_CGROUP_NUMBERS: Final = itertools.count()
+
+
+def _make_cgroups() -> list[Path]:
+    """Control groups capping one worker tree's memory and processes, where the grader may.
+
+    cgroup v2 (one folder with both controllers) or v1 (a folder in the memory and in the
+    pids hierarchy); an empty list where neither can be made (not root, a read-only
+    hierarchy, as in most containers): the per-process limits then hold alone.
+    """
+    name = f"autograder-{os.getpid()}-{next(_CGROUP_NUMBERS)}"
+    limits = {"memory": str(MEMORY_LIMIT_BYTES), "pids": str(MAX_PROCESSES)}
+    if (_CGROUP_ROOT / "cgroup.controllers").is_file():
+        both = {"memory.max": limits["memory"], "pids.max": limits["pids"]}
+        plans = [(_CGROUP_ROOT / name, both)]
+    else:
+        plans = [
+            (_CGROUP_ROOT / "memory" / name, {"memory.limit_in_bytes": limits["memory"]}),
+            (_CGROUP_ROOT / "pids" / name, {"pids.max": limits["pids"]}),
+        ]
+    made: list[Path] = []
+    try:
+        for folder, files in plans:
+            folder.mkdir()
+            made.append(folder)
+            for file, value in files.items():
+                (folder / file).write_text(value)
+    except OSError:
+        for folder in made:
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        return []
+    return made
+
+
+@functools.cache
+def _make_cgroups_probe() -> bool:
+    """Whether this grader can make control groups (made once, then removed)."""
+    made = _make_cgroups()
+    for folder in made:
+        with contextlib.suppress(OSError):
+            folder.rmdir()
+    return bool(made)
+
+
 def _json(data: bytes) -> dict[str, Any]:
     try:
         value = json.loads(data.decode(errors="replace"))
@@ -399,7 +471,7 @@ def _worker_env() -> dict[str, str]:
 
 @functools.cache  # one probe per user and interpreter, however many workers
 def _identity(run_as: str | None, python: str) -> dict[str, Any]:
-    """`subprocess.Popen` arguments that run the worker as user ``run_as``.
+    """The ``user`` and ``group`` the worker runs as with ``run_as`` (empty: the grader's).
 
     Checks once that the user can start the worker at all (run the interpreter and import
     the project), so a misconfigured grader fails in one line, not in every test.
