@@ -36,6 +36,7 @@ from autograder.grading.trees import generate_tree_solutions
 from autograder.reports import report
 from autograder.reports.gradescope import failure_results, write_package
 from autograder.results import CaseFormatError
+from pacman import __version__
 
 __all__ = ["main"]
 
@@ -64,6 +65,7 @@ def _grade_parser() -> argparse.ArgumentParser:
             "Other commands: autograder init | generate | gradescope-package (see -h of each)."
         ),
     )
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     p.add_argument(
         "file",
         nargs="?",

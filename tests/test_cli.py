@@ -4,7 +4,9 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -337,13 +339,16 @@ def test_class_name_in_a_file_gets_a_did_you_mean(
     assert "no class 'MinmaxAgent'; did you mean MinimaxAgent?" in err
 
 
-def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("command", ["pacman", "autograder"])
+def test_version(capsys: pytest.CaptureFixture[str], command: str) -> None:
+    import autograder.cli
     import pacman
 
+    entry = {"pacman": main, "autograder": autograder.cli.main}[command]
     with pytest.raises(SystemExit) as exit_info:
-        main(["--version"])
+        entry(["--version"])
     assert exit_info.value.code == 0
-    assert capsys.readouterr().out.strip() == f"pacman {pacman.__version__}"
+    assert capsys.readouterr().out.strip() == f"{command} {pacman.__version__}"
 
 
 # ------------------------------------------------- issue 13: a series goes on
@@ -435,3 +440,75 @@ def test_readme_quick_start_plays_short_games_that_mostly_win(
     assert summary["win_rate"] >= 0.7
     # the window animates each agent's move for 0.1 s: 3 moves a turn, under a minute a game
     assert max(summary["turns"]) * 3 * 0.1 < 60
+
+
+# ------------------------------------------------ issue 13: replay errors
+
+
+def _good_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    path = tmp_path / "good.json"
+    run_cli(capsys, "-l", "testClassic", "-p", "GreedyAgent", "--seed", "1", "-q",
+            "--record", str(path))  # fmt: skip
+    data: dict[str, Any] = json.loads(path.read_text())
+    return data
+
+
+def _edited(data: dict[str, Any], **changes: object) -> str:
+    return json.dumps({**data, **changes})
+
+
+def _bad_record(kind: str, d: dict[str, Any]) -> str | bytes:
+    scores: list[int] = d["scores"]
+    makers: dict[str, Callable[[], str | bytes]] = {
+        "binary": lambda: b"\x00\x01\xff\xfe",
+        "length mismatch": lambda: _edited(d, scores=scores[:-2]),
+        "bad layout": lambda: _edited(d, layout_text="%%%\n%x%\n%%%\n"),
+        "unplayable layout": lambda: _edited(d, layout_text="%%%%%\n%P  %\n%%%%%\n"),
+        "deeply nested": lambda: "[" * 100_000 + "]" * 100_000,
+        "Infinity": lambda: _edited(d, scores=[float("inf")]),
+        "NaN": lambda: _edited(d, seed=float("nan")),
+        "huge number": lambda: _edited(d).replace('"num_ghosts": 1', '"num_ghosts": 1e400'),
+        "not JSON": lambda: "{",
+        "not a record": lambda: "[]",
+        "too large": lambda: b" " * (64 * 2**20 + 1),
+    }
+    return makers[kind]()
+
+
+BAD_RECORDS = [
+    ("binary", "not a game record: a binary file (byte 0xff at offset 2"),
+    ("length mismatch", "record has 43 actions but 41 scores"),
+    ("bad layout", "testClassic:2:2: unknown tile 'x'"),
+    ("unplayable layout", "record move 2 ('South') cannot be replayed"),
+    ("deeply nested", "not a game record: JSON nested too deeply"),
+    ("Infinity", "not a game record: Infinity is not a number"),
+    ("NaN", "not a game record: NaN is not a number"),
+    ("huge number", "malformed game record: cannot convert float infinity"),
+    ("not JSON", ":1:2: not JSON"),
+    ("not a record", "not a game record (expected format"),
+    ("too large", "not a game record (over 64 MiB)"),
+]
+
+
+@pytest.mark.parametrize(("kind", "message"), BAD_RECORDS)
+def test_replay_errors_name_the_file_in_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, kind: str, message: str
+) -> None:
+    content = _bad_record(kind, _good_record(tmp_path, capsys))
+    path = tmp_path / "bad.json"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content)
+    code, _, err = run_cli(capsys, "--replay", str(path), "-q")
+    assert code == 1
+    assert len(err.strip().splitlines()) == 1, err
+    assert err.startswith(f"pacman: error: {path}")
+    assert message in err
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero here")
+def test_replay_of_an_endless_file_stops(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_cli(capsys, "--replay", "/dev/zero")
+    assert code == 1
+    assert err == "pacman: error: /dev/zero: not a game record (over 64 MiB)\n"

@@ -38,6 +38,8 @@ def long_record(moves: int, layout: str = "mediumClassic") -> GameRecord:
     """A real game (greedy Pacman, random ghosts) of at least ``moves`` moves, cut to ``moves``.
 
     Seeds are tried from 0 until a game lasts long enough, so the game is always the same.
+    A game cut before its end is recorded as stopped (``"aborted"``), as the ``pacman``
+    command records a game stopped with ``q``, so that `replay` accepts it.
     """
     from agents.players import GreedyAgent, RandomGhost
 
@@ -48,8 +50,16 @@ def long_record(moves: int, layout: str = "mediumClassic") -> GameRecord:
         agents += [RandomGhost(i, random.Random(seed + i)) for i in range(1, state.num_agents)]
         record = run_game(state, agents, seed=seed)
         if record.num_moves >= moves:
+            if record.num_moves == moves:
+                return record
             return dataclasses.replace(
-                record, actions=record.actions[:moves], scores=record.scores[:moves]
+                record,
+                actions=record.actions[:moves],
+                scores=record.scores[:moves],
+                move_seconds=record.move_seconds[:moves],
+                outcome="aborted",
+                failed_agent=None,
+                error=None,
             )
         seed += 1
 

@@ -127,20 +127,26 @@ class FrameRenderer:
         self.cell_size = cell_size
         self.info_bar = info_bar
         self.board_height = layout.height * cell_size
-        self.bar_height = max(14, round(cell_size * 1.1)) if info_bar else 0
-        self._size = (layout.width * cell_size, self.board_height + self.bar_height)
-        if max(self._size) > MAX_FRAME_SIDE:
-            w, h = self._size
+        self._row_height = max(14, round(cell_size * 1.1))
+        w, h = layout.width * cell_size, self.board_height + 2 * self._row_height
+        if max(w, h) > MAX_FRAME_SIDE:  # checked before any pygame call: huge sizes crash it
             raise ValueError(
                 f"a {w}x{h}-pixel frame of {layout.name} is too large (at most "
                 f"{MAX_FRAME_SIDE} pixels a side): use a smaller zoom or cell size"
             )
+        self._pad = max(3, cell_size // 4)
+        self._font: Any = None
+        self._text_cache: dict[tuple[str, Color], pygame.Surface] = {}
+        self.bar_rows = 0
+        """Lines of the info bar: 2 when the widest texts do not fit beside each other."""
+        if info_bar:
+            self.bar_rows = 1 if self._fits_one_row(layout.width * cell_size) else 2
+        self.bar_height = self._row_height * self.bar_rows
+        self._size = (layout.width * cell_size, self.board_height + self.bar_height)
         self._maze: pygame.Surface | None = None
         self._dot: pygame.Surface | None = None
         self._capsule: pygame.Surface | None = None
         self._shade: pygame.Surface | None = None
-        self._font: Any = None
-        self._text_cache: dict[tuple[str, Color], pygame.Surface] = {}
         self._scratch: pygame.Surface | None = None
 
     @property
@@ -224,12 +230,19 @@ class FrameRenderer:
                 pg = self._pg
                 if not pg.font.get_init():
                     pg.font.init()
-                self._font = pg.font.Font(None, max(12, round(self.bar_height * 0.8)))
+                self._font = pg.font.Font(None, max(12, round(self._row_height * 0.8)))
             surf = self._font.render(text, True, color)
             if len(self._text_cache) > 256:
                 self._text_cache.clear()
             self._text_cache[key] = surf
         return surf
+
+    def fitted_label(self, text: str, color: Color, width: int) -> pygame.Surface:
+        """`label`, scaled down if need be to be at most ``width`` pixels wide."""
+        surface = self.label(text, color)
+        if surface.get_width() <= width:
+            return surface
+        return _shrink(self._pg, surface, max(1, width) / surface.get_width())
 
     # --------------------------------------------------------------- drawing
 
@@ -342,17 +355,21 @@ class FrameRenderer:
                 surface, PUPIL_COLOR, (ex + dx * 0.12 * r, ey - dy * 0.14 * r), 0.14 * r + 0.5
             )
 
-    def _draw_info(
-        self, surface: pygame.Surface, state: GameState, generated: int | None, turn: int | None
-    ) -> None:
-        pg = self._pg
-        w = self._size[0]
-        top = self.board_height
-        surface.fill(BACKGROUND, pg.Rect(0, top, w, self.bar_height))
-        pad = max(3, self.cell_size // 4)
-        mid = top + self.bar_height / 2
-        score = self.label(f"SCORE: {state.score}", TEXT_COLOR)
-        surface.blit(score, (pad, mid - score.get_height() / 2))
+    def _fits_one_row(self, width: int) -> bool:
+        """Whether the score and the longest usual status fit on one line ``width`` wide.
+
+        They fit if they need shrinking by no more than `_ONE_ROW_SHRINK`.
+        """
+        score = self.label(_WIDEST_SCORE, TEXT_COLOR).get_width()
+        info = self.label(_WIDEST_INFO, INFO_COLOR).get_width()
+        return width - 2 * self._pad - self._gap() >= (score + info) * _ONE_ROW_SHRINK
+
+    def _gap(self) -> int:
+        return 2 * self._pad
+
+    def _info_texts(
+        self, state: GameState, generated: int | None, turn: int | None
+    ) -> list[tuple[str, Color]]:
         parts = []
         if turn is not None:
             parts.append(f"TURN {turn}")
@@ -362,9 +379,63 @@ class FrameRenderer:
             parts.append("WIN")
         elif state.is_lose():
             parts.append("GAME OVER")
+        texts = [(f"SCORE: {state.score}", TEXT_COLOR)]
         if parts:
-            info = self.label("   ".join(parts), INFO_COLOR)
-            surface.blit(info, (w - pad - info.get_width(), mid - info.get_height() / 2))
+            texts.append(("   ".join(parts), INFO_COLOR))
+        return texts
+
+    def _info_surfaces(
+        self, state: GameState, generated: int | None, turn: int | None
+    ) -> list[tuple[str, pygame.Surface, pygame.Rect]]:
+        """The info bar's texts, each scaled down if need be, and where they go."""
+        pg = self._pg
+        w = self._size[0]
+        room = w - 2 * self._pad
+        top = self.board_height
+        texts = self._info_texts(state, generated, turn)
+        surfaces = [self.label(text, color) for text, color in texts]
+        if self.bar_rows == 1:
+            widths = [s.get_width() for s in surfaces]
+            gap = self._gap() if len(surfaces) > 1 else 0
+            if sum(widths) + gap > room:
+                factor = (room - gap) / sum(widths)
+                surfaces = [_shrink(pg, s, factor) for s in surfaces]
+            rows = [0] * len(surfaces)
+        else:
+            surfaces = [
+                _shrink(pg, s, room / s.get_width()) if s.get_width() > room else s
+                for s in surfaces
+            ]
+            rows = list(range(len(surfaces)))
+        placed = []
+        for i, (surf, row) in enumerate(zip(surfaces, rows, strict=True)):
+            mid = top + self._row_height * (row + 0.5)
+            x = self._pad if i == 0 else w - self._pad - surf.get_width()
+            rect = surf.get_rect(left=x, centery=round(mid))
+            placed.append((texts[i][0], surf, rect))
+        return placed
+
+    def info_layout(
+        self, state: GameState, *, generated: int | None = None, turn: int | None = None
+    ) -> list[tuple[str, pygame.Rect]]:
+        """The info bar's texts and their rectangles, as `draw` places them.
+
+        The score goes left and the status (turn, states generated, WIN / GAME OVER)
+        right; on boards too narrow for both on one line the status takes a second
+        line, and a text still too wide is scaled down to fit the frame.
+        """
+        if not self.info_bar:
+            return []
+        return [(text, rect) for text, _, rect in self._info_surfaces(state, generated, turn)]
+
+    def _draw_info(
+        self, surface: pygame.Surface, state: GameState, generated: int | None, turn: int | None
+    ) -> None:
+        pg = self._pg
+        surface.fill(BACKGROUND, pg.Rect(0, self.board_height, self._size[0], self.bar_height))
+        surface.blits(
+            [(surf, rect) for _, surf, rect in self._info_surfaces(state, generated, turn)]
+        )
 
     # ---------------------------------------------------------------- pixels
 
@@ -396,6 +467,19 @@ class FrameRenderer:
         w, h = self._size
         data = bytearray(self._pg.image.tobytes(self.render(state), "RGB"))
         return np.frombuffer(data, dtype=np.uint8).reshape(h, w, 3)
+
+
+_WIDEST_SCORE: Final = "SCORE: -9999"
+_WIDEST_INFO: Final = "TURN 9999   GAME OVER"
+_ONE_ROW_SHRINK: Final = 0.6
+"""The info bar keeps one line if its widest texts need shrinking by no more than this."""
+
+
+def _shrink(pg: Any, surface: pygame.Surface, factor: float) -> pygame.Surface:
+    """``surface`` scaled by ``factor`` (< 1), smoothly."""
+    w = max(1, int(surface.get_width() * factor))
+    h = max(1, int(surface.get_height() * factor))
+    return pg.transform.smoothscale(surface, (w, h))  # type: ignore[no-any-return]
 
 
 def _ghost_outline(cx: float, cy: float, r: float) -> Sequence[tuple[float, float]]:

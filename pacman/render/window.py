@@ -7,10 +7,13 @@ smoothly over ``frame_time`` seconds and reading the keys:
 ==============  ===============================================
 space           pause / resume
 n, right arrow  while paused: play one move
-``+`` / ``-``   faster / slower
+``+`` / ``-``   faster / slower (the new speed shows for a moment)
+``?``, h        show / hide this list of keys in the window
 q, Esc          stop the game (the summary is still printed)
 arrows, WASD    steer Pacman when playing with ``-p KeyboardAgent``
 ==============  ===============================================
+
+The first game starts with a one-line hint, ``? for keys``.
 
 The Gymnasium environment's ``human`` render mode uses `PygameWindow.show`, which
 draws one state, handles events and paces to ``fps`` without blocking otherwise.
@@ -53,6 +56,20 @@ _MIN_FRAME_TIME: Final = 0.005
 _MAX_FRAME_TIME: Final = 2.0
 _SCREEN_SHARE: Final = 0.9
 """At most this share of the desktop's width and height is used by the window."""
+_MESSAGE_SECONDS: Final = 1.5
+"""How long a short message (the new speed) stays on screen."""
+_HINT_SECONDS: Final = 4.0
+"""How long the key hint shows at the start."""
+
+HELP_LINES: Final[tuple[str, ...]] = (
+    "space  pause / resume",
+    "n  one move (paused)",
+    "+ / -  faster / slower",
+    "? or h  hide keys",
+    "q or Esc  stop",
+    "arrows, WASD  steer",
+)
+"""The key help shown by ``?`` or ``h``."""
 
 
 def display_problem(
@@ -129,6 +146,7 @@ class PygameWindow:
         self.zoom = zoom
         self.fps = fps
         self.frame_time = max(0.0, frame_time)
+        self._base_frame_time = self.frame_time
         self.overlay = overlay
         self.title = title
         self._layout: Layout | None = None
@@ -147,6 +165,10 @@ class PygameWindow:
         self._searcher: Any = None
         self._keyboard: list[Any] = []
         self._closed = False
+        self._help = False
+        self._message = ""
+        self._message_until = 0.0
+        self._hinted = False
         if layout is not None:
             self._open(layout)
 
@@ -197,16 +219,50 @@ class PygameWindow:
             generated=self._generated if self.overlay else None,
             turn=self._turn,
         )
-        if self._paused:
-            self._draw_paused_badge()
+        lines = self.messages()
+        if lines:
+            self._draw_box(lines)
         self._pg.display.flip()
 
-    def _draw_paused_badge(self) -> None:
+    def messages(self) -> list[str]:
+        """The lines shown over the board now: the key help, PAUSED, a short message."""
+        if self._help:
+            return list(HELP_LINES)
+        lines = ["PAUSED"] if self._paused else []
+        if self._message and time.perf_counter() < self._message_until:
+            lines.append(self._message)
+        return lines
+
+    def _say(self, message: str, seconds: float = _MESSAGE_SECONDS) -> None:
+        self._message = message
+        self._message_until = time.perf_counter() + seconds
+
+    def _draw_box(self, lines: list[str]) -> None:
+        """``lines`` centred in a dark box over the top of the board, fit to its width."""
         assert self._renderer is not None
         assert self._screen is not None
-        text = self._renderer.label("PAUSED", (255, 255, 255))
-        w = self._renderer.size[0]
-        self._screen.blit(text, ((w - text.get_width()) // 2, self._renderer.board_height + 2))
+        pg = self._pg
+        renderer = self._renderer
+        w = renderer.size[0]
+        labels = [renderer.fitted_label(line, (255, 255, 255), w - 8) for line in lines]
+        height = sum(label.get_height() for label in labels) + 8
+        if height > renderer.board_height:  # a low board: shrink the lines to fit it
+            factor = max(0.1, (renderer.board_height - 8) / (height - 8))
+            labels = [
+                renderer.fitted_label(line, (255, 255, 255), int(label.get_width() * factor))
+                for line, label in zip(lines, labels, strict=True)
+            ]
+            height = sum(label.get_height() for label in labels) + 8
+        box_w = min(w, max(label.get_width() for label in labels) + 8)
+        box = pg.Surface((box_w, height), pg.SRCALPHA)
+        box.fill((0, 0, 0, 200))
+        left = (w - box_w) // 2
+        top = min(renderer.cell_size, max(0, renderer.board_height - height))
+        self._screen.blit(box, (left, top))
+        y = top + 4
+        for label in labels:
+            self._screen.blit(label, ((w - label.get_width()) // 2, y))
+            y += label.get_height()
 
     def screenshot(self) -> pygame.Surface:
         """A copy of what the window shows now.
@@ -242,11 +298,36 @@ class PygameWindow:
                 self._step = True
         elif key in (pg.K_PLUS, pg.K_EQUALS, pg.K_KP_PLUS):
             self.frame_time = max(_MIN_FRAME_TIME, self.frame_time / 1.5) if self.frame_time else 0
+            self._say(self.speed_text())
         elif key in (pg.K_MINUS, pg.K_KP_MINUS):
             self.frame_time = min(_MAX_FRAME_TIME, max(_MIN_FRAME_TIME * 4, self.frame_time * 1.5))
+            self._say(self.speed_text())
+        elif key in (pg.K_h, pg.K_QUESTION, pg.K_SLASH):
+            self._help = not self._help
         elif name in _KEY_DIRECTIONS:
             for agent in self._keyboard:
                 agent.press(_KEY_DIRECTIONS[name])
+
+    def speed_text(self) -> str:
+        """The speed against the starting one, as shown after ``+`` or ``-``: ``"speed x2"``.
+
+        >>> window = PygameWindow.__new__(PygameWindow)
+        >>> window._base_frame_time, window.frame_time = 0.1, 0.05
+        >>> window.speed_text()
+        'speed x2'
+        """
+        if self.frame_time <= 0:
+            return "speed: fastest"
+        base = self._base_frame_time or _MIN_FRAME_TIME
+        shown = f"{base / self.frame_time:.2f}".rstrip("0").rstrip(".")
+        limit = " (fastest)" if self.frame_time <= _MIN_FRAME_TIME else ""
+        limit = " (slowest)" if self.frame_time >= _MAX_FRAME_TIME else limit
+        return f"speed x{shown}{limit}"
+
+    @property
+    def help_shown(self) -> bool:
+        """Whether the key help is on screen (``?`` or ``h`` toggles)."""
+        return self._help
 
     @property
     def paused(self) -> bool:
@@ -279,6 +360,9 @@ class PygameWindow:
         self._cells.clear()
         self._shown_cells = frozenset()
         self._generated = None
+        if not self._hinted:
+            self._hinted = True
+            self._say("? for keys", _HINT_SECONDS)
         self.poll()
         self._present(state, None, 1.0)
 

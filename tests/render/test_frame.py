@@ -10,7 +10,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from pacman import GameState
-from pacman.core.layout import Layout
+from pacman.core.layout import Layout, layout_names
 from pacman.core.types import Direction
 from pacman.render.frame import (
     BACKGROUND,
@@ -201,3 +201,66 @@ def test_pacman_is_drawn_where_the_state_says(choices: list[int]) -> None:
     if (dx, dy) == (0, 0):
         dx = 1
     assert pixel(frame, x, y, dx=-3 * dx, dy=3 * dy) == PACMAN_COLOR
+
+
+class _Status:
+    """Just what the info bar reads from a state, at the extremes of its texts."""
+
+    def __init__(self, state: GameState, score: int, outcome: str) -> None:
+        self._state = state
+        self.score = score
+        self._outcome = outcome
+
+    def is_win(self) -> bool:
+        return self._outcome == "win"
+
+    def is_lose(self) -> bool:
+        return self._outcome == "lose"
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._state, name)
+
+
+@pytest.mark.parametrize("name", layout_names())
+@pytest.mark.parametrize("cell", [4, 12, 24, 30])
+@pytest.mark.parametrize(
+    ("score", "outcome", "turn", "generated"),
+    [
+        (544, "win", 51, None),  # the testClassic case of issue 13
+        (-9999, "lose", 9999, None),
+        (12345, "win", 99999, 1_234_567),  # the window's search overlay
+        (0, "playing", None, None),
+    ],
+)
+def test_info_bar_texts_fit_apart_inside_the_frame(
+    name: str, cell: int, score: int, outcome: str, turn: int | None, generated: int | None
+) -> None:
+    state = GameState.initial(name)
+    r = FrameRenderer(state.layout, cell_size=cell)
+    status = _Status(state, score, outcome)
+    placed = r.info_layout(status, turn=turn, generated=generated)  # type: ignore[arg-type]
+    assert placed[0][0] == f"SCORE: {score}"
+    assert len(placed) == (1 if turn is None and outcome == "playing" else 2)
+    w, h = r.size
+    for text, rect in placed:
+        assert rect.left >= 0, text
+        assert rect.right <= w, text
+        assert rect.top >= r.board_height, text
+        assert rect.bottom <= h, text
+    rects = [rect for _, rect in placed]
+    for i, a in enumerate(rects):
+        for b in rects[i + 1 :]:
+            assert not a.colliderect(b), placed
+    r.render(status, turn=turn, generated=generated)  # type: ignore[arg-type]
+
+
+def test_narrow_board_puts_the_status_on_a_second_line() -> None:
+    narrow = FrameRenderer(GameState.initial("testClassic").layout, cell_size=30)
+    wide = FrameRenderer(GameState.initial("mediumClassic").layout, cell_size=30)
+    assert (narrow.bar_rows, wide.bar_rows) == (2, 1)
+    assert narrow.bar_height == 2 * wide.bar_height
+
+
+def test_a_frame_too_large_is_refused_before_pygame_draws() -> None:
+    with pytest.raises(ValueError, match=r"too large \(at most 4096 pixels a side\)"):
+        FrameRenderer(GameState.initial("mediumClassic").layout, cell_size=3000)

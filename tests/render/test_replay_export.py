@@ -224,3 +224,13 @@ def test_palette_holds_every_drawing_colour() -> None:
 def test_export_rejects_an_empty_game(tmp_path: Path) -> None:
     with pytest.raises(ExportError, match="nothing to export"):
         export_game([], tmp_path / "e.gif")
+
+
+@pytest.mark.parametrize("moves", [1, 300, 1000])
+def test_the_export_benchmark_replays_its_own_cut_record(moves: int) -> None:
+    from pacman.render.bench_export import long_record
+
+    record = long_record(moves)
+    states = list(replay(record))
+    assert len(states) == moves + 1
+    assert record.outcome == "aborted" or states[-1].is_terminal()

@@ -325,3 +325,50 @@ def test_a_display_that_does_not_answer_counts_as_none() -> None:
     assert "no usable display (display ':97' did not answer" in proc.stderr
     assert "showing the game as text" in proc.stderr
     assert "%%%" in proc.stdout  # the text board
+
+
+@pytest.mark.parametrize(
+    ("keys", "message"),
+    [
+        (["K_PLUS"], "speed x1.5"),
+        (["K_PLUS", "K_PLUS"], "speed x2.25"),
+        (["K_MINUS"], "speed x0.67"),
+        (["K_MINUS"] * 20, "speed x0.05 (slowest)"),
+        (["K_EQUALS"] * 30, "speed x20 (fastest)"),
+    ],
+)
+def test_speed_keys_say_the_new_speed(keys: list[str], message: str) -> None:
+    win = PygameWindow(frame_time=0.1)
+    try:
+        win.start(GameState.initial("testClassic"))
+        for key in keys:
+            press(getattr(pg, key))
+        win.poll()
+        assert win.messages()[-1] == message
+    finally:
+        win.close()
+
+
+def test_first_game_shows_the_key_hint_once(window: PygameWindow) -> None:
+    window.start(GameState.initial("testClassic"))
+    assert window.messages() == ["? for keys"]
+    window._message_until = 0.0  # the hint has timed out
+    window.start(GameState.initial("testClassic"))
+    assert window.messages() == []
+
+
+@pytest.mark.parametrize("key", ["K_h", "K_QUESTION", "K_SLASH"])
+def test_help_key_toggles_the_key_list(window: PygameWindow, key: str) -> None:
+    state = GameState.initial("minimaxClassic")  # a low board: the list still fits
+    window.start(state)
+    before = window.screenshot()
+    press(getattr(pg, key))
+    window.poll()
+    assert window.help_shown
+    window.show(state)
+    shown = window.screenshot()
+    assert any("pause" in line for line in window.messages())
+    assert pg.image.tobytes(shown, "RGB") != pg.image.tobytes(before, "RGB")
+    press(getattr(pg, key))
+    window.poll()
+    assert not window.help_shown
