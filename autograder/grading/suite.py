@@ -32,7 +32,8 @@ from autograder.grading.workers import SandboxProcess, StudentError, WorkerLost
 from autograder.reading.case_folders import load_tree_cases
 from autograder.reading.tree_cases import TreeCase
 from autograder.results import QuestionResult, TestResult
-from autograder.sandbox.protocol import MakeAgent, TreeDecide
+from autograder.sandbox.protocol import MakeAgent, Seed, TreeDecide
+from pacman.core.game import derive_seed
 
 __all__ = [
     "DEFAULT_BUDGET_SECONDS",
@@ -175,6 +176,9 @@ def run_tree_test(
     try:
         worker.ensure()
         worker.clear_output()
+        # Every test starts from its own seed: a file that draws from `random` gets the
+        # same grade on every run, with any number of workers (SPEC section 6).
+        worker.send(Seed(derive_seed(0, "tree", spec.name)))
         worker.call(MakeAgent("student", cls, case.depth, "tree"), deadline=deadline)
         answer = worker.call(TreeDecide(*server.begin()), deadline=deadline, serve=server.serve)
     except StudentError as exc:

@@ -45,7 +45,7 @@ __all__ = [
     "run_game_trace",
 ]
 
-TRACE_FORMAT: Final = "autograder-game-trace/1"
+TRACE_FORMAT: Final = "autograder-game-trace/2"
 """The ``format`` tag of generated trace files."""
 
 _KEYS: Final = {
@@ -73,6 +73,16 @@ class Trace:
     """For each Pacman move, the reference's tied-best actions."""
     generated: tuple[int, ...]
     """For each Pacman move, how many distinct states the reference generates."""
+    without_stop: tuple[tuple[frozenset[str], int], ...] = ()
+    """For each Pacman move, the tied-best actions and the distinct states of the same
+    search leaving out Pacman's Stop, which the classic contract accepts too."""
+
+    def accepted(self, turn: int) -> tuple[tuple[frozenset[str], int], ...]:
+        """The (tied-best actions, distinct states) pairs accepted at Pacman move ``turn``."""
+        answers = [(self.best[turn], self.generated[turn])]
+        if self.without_stop:
+            answers.append(self.without_stop[turn])
+        return tuple(answers)
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,6 +202,13 @@ def read_trace(case: GameTraceCase) -> Trace:
             actions=tuple(str(a) for a in data["actions"]),
             best=tuple(frozenset(str(a) for a in m["best"]) for m in moves),
             generated=tuple(int(m["generated"]) for m in moves),
+            without_stop=tuple(
+                (
+                    frozenset(str(a) for a in m["without_stop"]["best"]),
+                    int(m["without_stop"]["generated"]),
+                )
+                for m in moves
+            ),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise CaseFormatError(f"{path}:1: malformed trace: {exc!r}") from None
@@ -224,7 +241,30 @@ class _OnlyAction:
         return self.state.is_terminal()
 
 
-def tied_best(state: GameState, algorithm: str, depth: int, evaluate: Any) -> frozenset[str]:
+class _NoStop:
+    """A state whose Pacman never has Stop: the view of a search that leaves Stop out."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: Any) -> None:
+        self.state = state
+
+    @property
+    def num_agents(self) -> int:
+        return int(self.state.num_agents)
+
+    def legal_actions(self, agent: int) -> Sequence[Any]:
+        actions = self.state.legal_actions(agent)
+        return [a for a in actions if str(a) != "Stop"] if agent == 0 else actions
+
+    def successor(self, agent: int, action: Any) -> _NoStop:
+        return _NoStop(self.state.successor(agent, action))
+
+    def is_terminal(self) -> bool:
+        return bool(self.state.is_terminal())
+
+
+def tied_best(state: Any, algorithm: str, depth: int, evaluate: Any) -> frozenset[str]:
     """The root actions whose search value equals the best one.
 
     Alpha-beta is valued with minimax: its pruned values are bounds, but its choice must
@@ -235,6 +275,8 @@ def tied_best(state: GameState, algorithm: str, depth: int, evaluate: Any) -> fr
         str(a): search(_OnlyAction(state, a), depth=depth, evaluate=evaluate).value
         for a in state.legal_actions(0)
     }
+    if not values:
+        return frozenset()
     best = max(values.values())
     return frozenset(a for a, v in values.items() if v == best)
 
@@ -254,13 +296,29 @@ def generate_trace(case: GameTraceCase) -> Path | None:
     evaluate = get_evaluation(case.evaluation)
     moves: list[dict[str, Any]] = []
 
+    def unwrapped(s: Any) -> float:
+        return float(evaluate(s.state))
+
     class Reference:
         def get_action(self, state: GameState) -> Any:
             seen = {state}
             result = search(state, depth=case.depth, evaluate=evaluate, observe=seen.add)
             best = tied_best(state, case.algorithm, case.depth, evaluate)
             assert str(result.action) in best
-            moves.append({"best": sorted(best), "generated": len(seen)})
+            # The same search leaving out Pacman's Stop (accepted by the classic contract).
+            root = _NoStop(state)
+            seen_ns = {state}
+            search(
+                root, depth=case.depth, evaluate=unwrapped, observe=lambda s: seen_ns.add(s.state)
+            )
+            best_ns = tied_best(root, case.algorithm, case.depth, unwrapped)
+            moves.append(
+                {
+                    "best": sorted(best),
+                    "generated": len(seen),
+                    "without_stop": {"best": sorted(best_ns), "generated": len(seen_ns)},
+                }
+            )
             return result.action
 
     start = _start(case)
@@ -392,13 +450,14 @@ def _check_move(
     answer: Any,
     server: PacmanServer,
 ) -> tuple[list[str], str | None] | None:
-    best = trace.best[turn]
-    expected = trace.generated[turn]
     got = len(server.generated)
     action = answer if isinstance(answer, str) else None
     legal = [str(a) for a in state.legal_actions(0)]
-    if action in best and got == expected:
+    accepted = trace.accepted(turn)
+    if any(action in best and got == count for best, count in accepted):
         return None
+    # Explain against the accepted search whose count is nearest to the student's.
+    best, expected = min(accepted, key=lambda answer: abs(answer[1] - got))
     messages = [
         f"{case.description}: the first move that differs is move {turn + 1}.",
     ]

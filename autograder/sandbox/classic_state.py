@@ -212,6 +212,6 @@ def classic_evaluation(evaluate: Callable[[Any], float]) -> Callable[[Any], floa
     """Our evaluation function made callable on `ClassicState` objects."""
 
     def evaluation_function(state: Any) -> float:
-        return evaluate(unwrap(state))
+        return float(evaluate(unwrap(state)))  # a float, as classic getScore() returns
 
     return evaluation_function

@@ -315,7 +315,7 @@ class _SubmissionServer:
             case SetLayout(name, text):
                 self.set_layout(name, text)
             case Seed(seed):
-                random.seed(seed)
+                _seed_everything(seed)
             case Decide(number, fields):
                 self.decide(proxy.pacman_proxy(self.channel, self.layout, number, fields))
             case Play(fields):
@@ -398,6 +398,21 @@ def _die_with_the_grader() -> None:
         libc.prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL
     except (OSError, AttributeError):  # no libc to ask: the grader still kills on timeout
         return
+
+
+def _seed_everything(seed: int) -> None:
+    """Seed the generators a submission may draw from.
+
+    That is `random`, and NumPy's global generator when the submission imported NumPy
+    (it is never imported here for that).
+    """
+    random.seed(seed)
+    numpy = sys.modules.get("numpy")
+    numpy_random = getattr(numpy, "random", None)
+    seeder = getattr(numpy_random, "seed", None)
+    if callable(seeder):
+        with contextlib.suppress(Exception):  # a broken or fake numpy must not stop a test
+            seeder(seed % 2**32)
 
 
 def _limit_output() -> None:

@@ -32,12 +32,8 @@ from tests.autograder.corpus_report import (
 EXPECTED = load_expected()
 
 # Causes from issue 10 ("What made correct code fail" items and "Diagnostics").
-NO_STOP = "issue 10 item 4: a search that leaves out Stop is not accepted (trees and traces)"
 MODULES = (
     "issue 10 item 5: util.Counter / Queue / PriorityQueue, game.Actions or state.data missing"
-)
-INT_SCORE = (
-    "issue 10 item 5: the injected score evaluation returns an int, classic getScore() a float"
 )
 IMPORT = "issue 10 item 5: `from game import Actions` fails at import, so every question fails"
 NO_TREE = (
@@ -46,13 +42,9 @@ NO_TREE = (
 NO_NAME = "issue 10 diagnostics: the grader does not give this bug's name to most failures yet"
 
 _GRADE_TODAY: dict[tuple[str, str], str] = {
-    ("d_no_stop", "q2"): NO_STOP,
-    ("d_no_stop", "q3"): NO_STOP,
-    ("d_no_stop", "q4"): NO_STOP,
     ("h1_eval_util_counter", "q5"): MODULES,
     ("h2_eval_bfs_queue_state_data", "q5"): MODULES,
     ("h3_eval_priority_queue_game_actions", "q5"): MODULES,
-    ("i_tuple_value_isinstance_float", "q3"): INT_SCORE,
     **{("l_top_level_actions_import", q): IMPORT for q in QUESTIONS},
     ("bug_pairwise_average", "q4"): NO_TREE,
 }

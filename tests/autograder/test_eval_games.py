@@ -14,6 +14,7 @@ from pathlib import Path
 
 from autograder.cli import main
 from autograder.grading.eval_games import EvalAgentCase, load_eval_agent_cases, run_eval_agent
+from autograder.grading.traces import load_game_traces
 from autograder.grading.workers import SandboxProcess
 from pacman.core.layout import Layout
 
@@ -173,3 +174,13 @@ def test_a_file_that_kills_its_worker_in_every_test_is_given_up_on(tmp_path: Pat
     )
     given_up = [t for t in tests.values() if "crashed the worker" in " ".join(t["messages"])]
     assert len(given_up) >= len(tests) - 2 > 0
+
+
+def test_the_minimax_trace_accepts_the_search_with_and_without_stop() -> None:
+    # The classic grader's minimax game test lists 59 and 35 states for its first move:
+    # the reference search with Pacman's Stop and the same search without it.
+    (case,) = [c for c in load_game_traces() if c.algorithm == "minimax"]
+    assert case.trace is not None
+    (_, with_stop), (best_ns, without_stop) = case.trace.accepted(0)
+    assert (with_stop, without_stop) == (59, 35)
+    assert "Stop" not in best_ns
