@@ -256,6 +256,7 @@ class FrameRenderer:
         overlay: Collection[tuple[int, int]] | None = None,
         generated: int | None = None,
         turn: int | None = None,
+        dying: float | None = None,
     ) -> None:
         """Paint ``state`` onto ``surface`` (at its top-left corner).
 
@@ -268,6 +269,8 @@ class FrameRenderer:
             overlay: Board cells to shade (the cells a search touched).
             generated: A count of generated states to show in the info bar.
             turn: The turn number to show in the info bar.
+            dying: In a lost game, how far Pacman's death has gone, 0 to 1: the mouth
+                opens until Pacman is gone (``None``: the still picture of a loss).
         """
         c = self.cell_size
         progress = min(1.0, max(0.0, progress))
@@ -283,7 +286,8 @@ class FrameRenderer:
         surface.blits(food, False)
         for ghost in range(1, state.num_agents):
             self._draw_ghost(surface, state, ghost, self._where(state, previous, ghost, progress))
-        self._draw_pacman(surface, state, self._where(state, previous, 0, progress), progress)
+        at = self._where(state, previous, 0, progress)
+        self._draw_pacman(surface, state, at, progress, dying)
         if self.info_bar:
             self._draw_info(surface, state, generated, turn)
 
@@ -300,14 +304,21 @@ class FrameRenderer:
         return self._center(x, y)
 
     def _draw_pacman(
-        self, surface: pygame.Surface, state: GameState, at: tuple[float, float], progress: float
+        self,
+        surface: pygame.Surface,
+        state: GameState,
+        at: tuple[float, float],
+        progress: float,
+        dying: float | None = None,
     ) -> None:
         pg = self._pg
         cx, cy = at
         r = self.cell_size * 0.48
         if state.is_lose():
             # A lost game shows Pacman as a closing wedge, as the arcade's death does.
-            mouth = 150.0
+            mouth = 150.0 if dying is None else 40.0 + 140.0 * min(1.0, max(0.0, dying))
+            if mouth >= 179.0:
+                return
         else:
             mouth = 8.0 + 32.0 * (0.5 + 0.5 * math.cos(2 * math.pi * progress))
         facing = _FACING_DEGREES[state.agent_direction(0)]

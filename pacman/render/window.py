@@ -207,7 +207,13 @@ class PygameWindow:
         """Whether the user closed the window (or `close` was called)."""
         return self._closed
 
-    def _present(self, state: GameState, previous: GameState | None, progress: float) -> None:
+    def _present(
+        self,
+        state: GameState,
+        previous: GameState | None,
+        progress: float,
+        dying: float | None = None,
+    ) -> None:
         renderer = self._open(state.layout)
         assert self._screen is not None
         renderer.draw(
@@ -218,6 +224,7 @@ class PygameWindow:
             overlay=self._shown_cells if self.overlay else None,
             generated=self._generated if self.overlay else None,
             turn=self._turn,
+            dying=dying,
         )
         lines = self.messages()
         if lines:
@@ -405,7 +412,9 @@ class PygameWindow:
         final = self._state if self._state is not None else state
         if self._closed:
             return
-        self._present(final, None, 1.0)
+        if final.is_lose():
+            self._die(final)
+        self._present(final, None, 1.0, dying=1.0 if final.is_lose() else None)
         linger = min(2.0, 10 * self.frame_time)
         end = time.perf_counter() + linger
         pg = self._pg
@@ -415,6 +424,18 @@ class PygameWindow:
                 self._stop = any(e.type == pg.QUIT for e in events) or self._stop
                 break
             self._clock.tick(30)
+
+    def _die(self, final: GameState) -> None:
+        """Pacman's death: the mouth opens until Pacman is gone (8 move times, at most 1 s)."""
+        duration = min(1.0, 8 * self.frame_time)
+        start = time.perf_counter()
+        while not self._stop and not self._closed:
+            dying = (time.perf_counter() - start) / duration if duration > 0 else 1.0
+            self._present(final, None, 1.0, dying=min(1.0, dying))
+            if dying >= 1.0:
+                break
+            self._clock.tick(_ANIMATION_FPS)
+            self.poll()
 
     def close(self) -> None:
         """Close the window (safe to call twice)."""

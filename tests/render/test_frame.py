@@ -264,3 +264,35 @@ def test_narrow_board_puts_the_status_on_a_second_line() -> None:
 def test_a_frame_too_large_is_refused_before_pygame_draws() -> None:
     with pytest.raises(ValueError, match=r"too large \(at most 4096 pixels a side\)"):
         FrameRenderer(GameState.initial("mediumClassic").layout, cell_size=3000)
+
+
+def _lost_state() -> GameState:
+    import random
+
+    rng = random.Random(3)
+    state = GameState.initial("trappedClassic")
+    while True:
+        for agent in range(state.num_agents):
+            state = state.successor(agent, rng.choice(state.legal_actions(agent)))
+            if state.is_lose():
+                return state
+            if state.is_win():
+                state = GameState.initial("trappedClassic")
+                break
+
+
+@pytest.mark.parametrize(
+    ("dying", "pacman_shown"), [(None, True), (0.0, True), (0.5, True), (1.0, False)]
+)
+def test_death_animation_opens_the_mouth_until_pacman_is_gone(
+    dying: float | None, pacman_shown: bool
+) -> None:
+    state = _lost_state()
+    r = FrameRenderer(state.layout, cell_size=24)
+    frame = r.rgb_array(state) if dying is None else None
+    surface = r.render(state, dying=dying)
+    pixels = np.frombuffer(r._pg.image.tobytes(surface, "RGB"), dtype=np.uint8).reshape(-1, 3)
+    yellow = int(np.all(pixels == PACMAN_COLOR, axis=1).sum())
+    assert (yellow > 0) is pacman_shown
+    if frame is not None:
+        assert frame.shape[:2] == (r.size[1], r.size[0])

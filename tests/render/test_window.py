@@ -372,3 +372,34 @@ def test_help_key_toggles_the_key_list(window: PygameWindow, key: str) -> None:
     press(getattr(pg, key))
     window.poll()
     assert not window.help_shown
+
+
+def test_a_lost_game_ends_with_pacman_gone() -> None:
+    import random
+
+    import numpy as np
+
+    from pacman.core.game import run_game
+
+    rng = random.Random(3)
+
+    class _Wanderer:
+        def __init__(self, index: int) -> None:
+            self.index = index
+
+        def get_action(self, state: GameState) -> str:
+            return str(rng.choice(state.legal_actions(self.index)))
+
+    state = GameState.initial("trappedClassic")
+    win = PygameWindow(frame_time=0.01)
+    try:
+        win.start(state)
+        record = None
+        while record is None or record.outcome != "lose":
+            record = run_game(state, [_Wanderer(i) for i in range(3)], on_step=win.update)
+        win.finish(state, record)
+        shot = pg.image.tobytes(win.screenshot(), "RGB")
+        pixels = np.frombuffer(shot, dtype=np.uint8).reshape(-1, 3)
+        assert not np.all(pixels == PACMAN_COLOR, axis=1).any()
+    finally:
+        win.close()
