@@ -493,6 +493,21 @@ def _play(args: argparse.Namespace) -> int:
     return status
 
 
+def _crashed_at_start(state: GameState, agents: Sequence[Any], seed: int, error: str) -> GameRecord:
+    """The record of a game whose agent crashed before the first move (in its set-up)."""
+    return GameRecord(
+        layout_name=state.layout.name,
+        layout_text=state.layout.to_text(),
+        num_ghosts=state.num_agents - 1,
+        agents=tuple(type(agent).__name__ for agent in agents),
+        actions=(),
+        scores=(),
+        outcome="crash",
+        seed=seed,
+        error=error,
+    )
+
+
 class _Series:
     """The games of one ``pacman`` run, played one after the other.
 
@@ -549,13 +564,15 @@ class _Series:
                 record = exc.record  # type: ignore[attr-defined]
             except AgentCrashError as exc:
                 self._report_crash(exc, game)
-                record = getattr(exc, "record", None)
+                record = getattr(exc, "record", None) or _crashed_at_start(
+                    state, agents, gseed, str(exc)
+                )
                 status = 1
             except PacmanError as exc:  # an illegal move
                 print(f"{PROG}: error: game {game + 1}: {exc}", file=sys.stderr)
                 record = getattr(exc, "record", None)
                 status = 1
-            if record is None:  # crashed before its first move: nothing to show or keep
+            if record is None:  # an illegal move without a record: nothing to show or keep
                 continue
             self.records.append(record)
             display.finish(latest[0], record)

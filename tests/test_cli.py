@@ -513,3 +513,22 @@ def test_replay_of_an_endless_file_stops(capsys: pytest.CaptureFixture[str]) -> 
     code, _, err = run_cli(capsys, "--replay", "/dev/zero")
     assert code == 1
     assert err == "pacman: error: /dev/zero: not a game record (over 64 MiB)\n"
+
+
+def test_a_crash_before_the_first_move_is_counted(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    agent = tmp_path / "early.py"
+    agent.write_text(
+        "class Early:\n"
+        "    def register_initial_state(self, state):\n"
+        "        raise RuntimeError('no set-up')\n"
+        "    def get_action(self, state):\n"
+        "        return 'Stop'\n"
+    )
+    code, out, err = run_cli(capsys, "-l", "testClassic", "-p", f"{agent}:Early", "-n", "2", "-q",
+                             "--seed", "1")  # fmt: skip
+    assert code == 1
+    assert "crashed before the game: RuntimeError: no set-up" in err
+    assert "Record:        Crash, Crash" in out
+    assert "Win Rate:      0/2" in out
