@@ -21,6 +21,20 @@ True
 
 from __future__ import annotations
 
+# `python -m` puts the current folder first on the import path. When that folder is not
+# this project's (a student's folder, say), a file there named like a module we import
+# (argparse.py, typing.py, ...) would be imported in its place: drop the folder first.
+import os as _os
+import sys as _sys
+
+if (
+    _sys.argv[:1] == ["-m"]
+    and _sys.path
+    and _sys.path[0] in ("", _os.getcwd())
+    and not __file__.startswith(_os.getcwd() + _os.sep)
+):
+    del _sys.path[0]
+
 import importlib
 from typing import Any
 

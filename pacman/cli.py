@@ -23,7 +23,7 @@ from pacman.core.game import (
     replay,
     run_game,
 )
-from pacman.core.layout import Layout, layout_names, load_layout
+from pacman.core.layout import Layout, layout_names, load_layout, shipped_layout_path
 from pacman.core.state import GameState
 from pacman.core.types import Direction
 from pacman.render.text import NullDisplay, TextDisplay
@@ -449,6 +449,12 @@ def _play(args: argparse.Namespace) -> int:
     try:
         layout: Layout = load_layout(args.layout)
         pacman_args = parse_agent_args(args.agent_args)
+        if shipped_layout_path(args.layout) is not None and Path(args.layout).is_file():
+            print(
+                f"{PROG}: note: playing the file {args.layout} in this folder, not the "
+                f"shipped layout of that name",
+                file=sys.stderr,
+            )
     except (LayoutError, AgentError) as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 1

@@ -19,13 +19,13 @@ from pathlib import Path
 from typing import Any, Final
 
 from autograder.grading.workers import BadAnswer, SandboxProcess, StudentError, WorkerLost
-from autograder.reading.case_toml import GHOSTS, read_case_table
+from autograder.reading.case_toml import GHOSTS, case_layout, read_case_table
 from autograder.results import CaseFormatError, TestResult
 from autograder.sandbox.protocol import MakeAgent, Play, Register, Seed, SetLayout
 from autograder.sandbox.proxy import state_fields
 from pacman.core.errors import IllegalActionError
 from pacman.core.game import AgentCrashError, derive_seed, run_game
-from pacman.core.layout import Layout, load_layout
+from pacman.core.layout import Layout
 from pacman.core.state import GameState
 from pacman.runner import game_seed
 
@@ -142,7 +142,7 @@ def load_eval_agent_cases(folder: Path | None = None) -> list[EvalAgentCase]:
     """
     base = Path(__file__).parents[1] / "cases" / "eval_agents" if folder is None else folder
     cases = [read_eval_agent_case(p) for p in sorted(base.glob("*.toml"))]
-    return [dataclasses.replace(c, board=load_layout(c.layout)) for c in cases]
+    return [dataclasses.replace(c, board=case_layout(c.layout, c.path)) for c in cases]
 
 
 class _Remote:
@@ -192,7 +192,7 @@ def run_eval_agent(
     t0 = time.monotonic()
     test_deadline = t0 + case.test_seconds * timeout_scale
     move_limit = case.move_seconds * timeout_scale
-    layout = case.board if case.board is not None else load_layout(case.layout)
+    layout = case.board if case.board is not None else case_layout(case.layout, case.path)
     games: list[_Game] = []
 
     def result(status: Any, messages: list[str], points: float = 0.0) -> TestResult:

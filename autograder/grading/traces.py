@@ -28,11 +28,11 @@ from autograder.algorithms import algorithm_names
 from autograder.grading.catalogue import diagnose
 from autograder.grading.servers import PacmanServer
 from autograder.grading.workers import BadAnswer, SandboxProcess, StudentError, WorkerLost
-from autograder.reading.case_toml import GHOSTS, read_case_table
+from autograder.reading.case_toml import GHOSTS, case_layout, read_case_table
 from autograder.results import CaseFormatError, TestResult
 from autograder.sandbox.protocol import Decide, MakeAgent, Register, Seed, SetLayout
 from pacman.core.game import derive_seed, run_game
-from pacman.core.layout import Layout, load_layout
+from pacman.core.layout import Layout
 from pacman.core.state import GameState
 from pacman.render.text import render_text
 
@@ -171,7 +171,7 @@ def load_game_traces(folder: Path | None = None, *, traces: bool = True) -> list
     """
     base = Path(__file__).parents[1] / "cases" / "game_traces" if folder is None else folder
     cases = [read_game_trace_case(p) for p in sorted(base.glob("*.toml"))]
-    cases = [dataclasses.replace(c, board=load_layout(c.layout)) for c in cases]
+    cases = [dataclasses.replace(c, board=case_layout(c.layout, c.path)) for c in cases]
     if traces:
         cases = [dataclasses.replace(c, trace=read_trace(c)) for c in cases]
     return cases
@@ -282,7 +282,7 @@ def tied_best(state: Any, algorithm: str, depth: int, evaluate: Any) -> frozense
 
 
 def _start(case: GameTraceCase) -> GameState:
-    board = case.board if case.board is not None else load_layout(case.layout)
+    board = case.board if case.board is not None else case_layout(case.layout, case.path)
     return GameState.initial(board, case.num_ghosts)
 
 

@@ -12,9 +12,10 @@ from typing import Any, Final
 
 from agents.players import DirectionalGhost, RandomGhost
 from autograder.results import CaseFormatError
+from pacman.core.layout import Layout, load_shipped_layout, shipped_layout_path
 from pacman.tomlfile import TomlFile
 
-__all__ = ["GHOSTS", "read_case_table"]
+__all__ = ["GHOSTS", "case_layout", "read_case_table"]
 
 GHOSTS: Final[dict[str, type]] = {"DirectionalGhost": DirectionalGhost, "RandomGhost": RandomGhost}
 """Ghost agents a case may name."""
@@ -53,3 +54,20 @@ def read_case_table(
     if "ghosts" in values and values["ghosts"] not in GHOSTS:
         raise doc.fail("ghosts", f"unknown ghosts {values['ghosts']!r}; known: {', '.join(GHOSTS)}")
     return values
+
+
+def case_layout(name: str, case_path: Path) -> Layout:
+    """The board a case names: a shipped layout, or a file beside the case file.
+
+    Never a file of the current folder, which is the student's when grading: a board
+    named like ours there must not replace the one the test is graded on.
+
+    Raises:
+        LayoutError: If neither exists or the file is malformed.
+    """
+    if shipped_layout_path(name) is not None:
+        return load_shipped_layout(name)
+    beside = case_path.parent / name
+    if beside.is_file():
+        return Layout.from_file(beside)
+    return load_shipped_layout(name)  # raises, listing the shipped layouts

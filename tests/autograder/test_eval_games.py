@@ -12,11 +12,13 @@ import textwrap
 import time
 from pathlib import Path
 
+import pytest
+
 from autograder.cli import main
 from autograder.grading.eval_games import EvalAgentCase, load_eval_agent_cases, run_eval_agent
 from autograder.grading.traces import load_game_traces
 from autograder.grading.workers import SandboxProcess
-from pacman.core.layout import Layout
+from pacman.core.layout import Layout, load_shipped_layout
 
 # One dot at the far end of a corridor, no ghost: a game ends only when Pacman eats it.
 CORRIDOR = Layout.from_text("%%%%%%\n%P  .%\n%%%%%%", name="corridor")
@@ -184,3 +186,18 @@ def test_the_minimax_trace_accepts_the_search_with_and_without_stop() -> None:
     (_, with_stop), (best_ns, without_stop) = case.trace.accepted(0)
     assert (with_stop, without_stop) == (59, 35)
     assert "Stop" not in best_ns
+
+
+TINY = "%%%%%\n%P .%\n%%%%%\n"
+
+
+@pytest.mark.parametrize("name", ["openClassic", "openClassic.lay", "smallClassic.lay"])
+def test_a_board_in_the_students_folder_never_replaces_a_graded_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    (tmp_path / name).write_text(TINY)
+    monkeypatch.chdir(tmp_path)
+    for case in [*load_eval_agent_cases(), *load_game_traces()]:
+        assert case.board == load_shipped_layout(case.layout)
+        assert case.board is not None
+        assert case.board.to_text() != TINY
