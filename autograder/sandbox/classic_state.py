@@ -12,26 +12,44 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-__all__ = ["AgentStateView", "ClassicState", "Grid", "classic_evaluation"]
+__all__ = [
+    "AgentState",
+    "AgentStateView",
+    "ClassicState",
+    "Configuration",
+    "Grid",
+    "agent_state",
+    "classic_evaluation",
+]
 
 
 class Grid:
     """A classic boolean grid indexed ``grid[x][y]``.
 
-    >>> g = Grid(3, 2, [(0, 1), (2, 0)])
+    >>> g = Grid(3, 2)
+    >>> g[0][1] = True
     >>> g[0][1], g[1][1], g.count(), g.asList()
-    (True, False, 2, [(0, 1), (2, 0)])
+    (True, False, 1, [(0, 1)])
     """
 
-    def __init__(self, width: int, height: int, cells: Iterable[tuple[int, int]] = ()) -> None:
+    def __init__(self, width: int, height: int, initialValue: bool = False) -> None:
         self.width = width
         self.height = height
-        self.data = [[False] * height for _ in range(width)]
+        self.data = [[initialValue] * height for _ in range(width)]
+
+    @classmethod
+    def from_cells(cls, width: int, height: int, cells: Iterable[tuple[int, int]]) -> Grid:
+        """A grid whose listed cells are true."""
+        grid = cls(width, height)
         for x, y in cells:
-            self.data[x][y] = True
+            grid.data[x][y] = True
+        return grid
 
     def __getitem__(self, x: int) -> list[bool]:
         return self.data[x]
+
+    def __setitem__(self, x: int, column: list[bool]) -> None:
+        self.data[x] = column
 
     def asList(self, key: bool = True) -> list[tuple[int, int]]:
         """The cells whose value is ``key``, by column then row."""
@@ -49,58 +67,175 @@ class Grid:
         g.data = [column[:] for column in self.data]
         return g
 
+    def deepCopy(self) -> Grid:
+        """An independent copy (as `copy`)."""
+        return self.copy()
+
+    def shallowCopy(self) -> Grid:
+        """A grid sharing this one's cells."""
+        g = Grid(self.width, self.height)
+        g.data = self.data
+        return g
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Grid) and self.data == other.data
 
     def __hash__(self) -> int:
         return hash(tuple(map(tuple, self.data)))
 
+    def __str__(self) -> str:
+        rows = (
+            "".join("T" if self.data[x][y] else "F" for x in range(self.width))
+            for y in range(self.height - 1, -1, -1)
+        )
+        return "\n".join(rows)
 
-class _Configuration:
-    __slots__ = ("direction", "pos")
+
+class Configuration:
+    """Where an agent is and which way it faces (classic ``game.Configuration``)."""
 
     def __init__(self, pos: tuple[float, float], direction: str) -> None:
         self.pos = pos
         self.direction = direction
 
     def getPosition(self) -> tuple[float, float]:
+        """The position ``(x, y)``."""
         return self.pos
 
     def getDirection(self) -> str:
+        """The direction it faces."""
         return self.direction
 
+    def isInteger(self) -> bool:
+        """Whether it stands on a grid point."""
+        x, y = self.pos
+        return x == int(x) and y == int(y)
 
-class AgentStateView:
-    """One agent as the classic ``AgentState``: position, direction, ``scaredTimer``."""
+    def generateSuccessor(self, vector: tuple[float, float]) -> Configuration:
+        """The configuration after moving by ``vector`` (Stop keeps the facing)."""
+        x, y = self.pos
+        dx, dy = vector
+        direction = self.direction
+        if dy > 0:
+            direction = "North"
+        elif dy < 0:
+            direction = "South"
+        elif dx < 0:
+            direction = "West"
+        elif dx > 0:
+            direction = "East"
+        return Configuration((x + dx, y + dy), direction)
 
-    def __init__(self, state: Any, index: int) -> None:
-        self.index = index
-        self.scaredTimer = state.scared_timer(index)
-        self.configuration = _Configuration(
-            state.agent_position(index), str(state.agent_direction(index))
-        )
-        layout = state.layout
-        start = layout.pacman_start if index == 0 else layout.ghost_starts[index - 1]
-        self.start = _Configuration(start, "Stop")
-        self.isPacman = index == 0
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Configuration):
+            return NotImplemented
+        return self.pos == other.pos and self.direction == other.direction
 
-    def getPosition(self) -> tuple[float, float]:
-        """The agent's position."""
-        return self.configuration.pos
+    def __hash__(self) -> int:
+        return hash((self.pos, self.direction))
+
+    def __repr__(self) -> str:
+        return f"(x,y)={self.pos}, {self.direction}"
+
+
+class AgentState:
+    """One agent as the classic ``game.AgentState``: start, configuration, scared timer."""
+
+    def __init__(self, startConfiguration: Configuration, isPacman: bool) -> None:
+        self.start = startConfiguration
+        self.configuration: Configuration | None = startConfiguration
+        self.isPacman = isPacman
+        self.scaredTimer = 0
+        self.numCarrying = 0
+        self.numReturned = 0
+
+    def getPosition(self) -> tuple[float, float] | None:
+        """The agent's position (``None`` when it is off the board)."""
+        return None if self.configuration is None else self.configuration.getPosition()
 
     def getDirection(self) -> str:
         """The direction it last moved in."""
-        return self.configuration.direction
+        return "Stop" if self.configuration is None else self.configuration.getDirection()
+
+    def copy(self) -> AgentState:
+        """An independent copy."""
+        other = AgentState(self.start, self.isPacman)
+        other.configuration = self.configuration
+        other.scaredTimer = self.scaredTimer
+        other.numCarrying, other.numReturned = self.numCarrying, self.numReturned
+        return other
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, AgentState):
+            return NotImplemented
+        return (self.configuration, self.scaredTimer) == (other.configuration, other.scaredTimer)
+
+    def __hash__(self) -> int:
+        return hash((self.configuration, self.scaredTimer))
+
+
+def agent_state(state: Any, index: int) -> AgentState:
+    """Agent ``index`` of ``state`` as a classic `AgentState`."""
+    layout = state.layout
+    start = layout.pacman_start if index == 0 else layout.ghost_starts[index - 1]
+    view = AgentState(Configuration(start, "Stop"), index == 0)
+    view.configuration = Configuration(
+        state.agent_position(index), str(state.agent_direction(index))
+    )
+    view.scaredTimer = state.scared_timer(index)
+    return view
+
+
+AgentStateView = AgentState
+"""The name this module used to give agent states (kept for callers)."""
+
+
+class _LayoutView:
+    """``state.data.layout``: the board's size, walls, food and capsules."""
+
+    def __init__(self, state: Any) -> None:
+        self.width = state.width
+        self.height = state.height
+        self.walls = Grid.from_cells(state.width, state.height, state.walls)
+        layout = state.layout
+        self.food = Grid.from_cells(state.width, state.height, layout.food)
+        self.capsules = list(layout.capsules)
+        self.numGhosts = len(layout.ghost_starts)
+
+    def getNumGhosts(self) -> int:
+        """How many ghost starts the board has."""
+        return int(self.numGhosts)
+
+
+class _StateData:
+    """``state.data``: the classic game state's fields, read from our state."""
+
+    def __init__(self, state: Any) -> None:
+        self.agentStates = [agent_state(state, i) for i in range(state.num_agents)]
+        self.layout = _LayoutView(state)
+        self.food = Grid.from_cells(state.width, state.height, state.food_positions())
+        self.capsules = list(state.capsules)
+        self.score = state.score
+        self._win = bool(state.is_win())
+        self._lose = bool(state.is_lose())
 
 
 class ClassicState:
     """A state with the classic camelCase methods; compares and hashes as the state."""
 
-    __slots__ = ("_kids", "state")
+    __slots__ = ("_data", "_kids", "state")
 
     def __init__(self, state: Any) -> None:
         self.state = state
         self._kids: dict[tuple[Any, Any], ClassicState] = {}
+        self._data: _StateData | None = None
+
+    @property
+    def data(self) -> _StateData:
+        """The classic ``state.data``: ``agentStates``, ``layout``, ``food``, ``score``..."""
+        if self._data is None:
+            self._data = _StateData(self.state)
+        return self._data
 
     def getLegalActions(self, agentIndex: int = 0) -> list[str]:
         """The agent's legal actions as strings, in legal order."""
@@ -145,17 +280,17 @@ class ClassicState:
         """Pacman's position."""
         return self.state.pacman_position  # type: ignore[no-any-return]
 
-    def getPacmanState(self) -> AgentStateView:
+    def getPacmanState(self) -> AgentState:
         """Pacman as an agent state."""
-        return AgentStateView(self.state, 0)
+        return agent_state(self.state, 0)
 
-    def getGhostStates(self) -> list[AgentStateView]:
+    def getGhostStates(self) -> list[AgentState]:
         """Every ghost as an agent state, ghost 1 first."""
-        return [AgentStateView(self.state, i) for i in range(1, self.state.num_agents)]
+        return [agent_state(self.state, i) for i in range(1, self.state.num_agents)]
 
-    def getGhostState(self, agentIndex: int) -> AgentStateView:
+    def getGhostState(self, agentIndex: int) -> AgentState:
         """Ghost ``agentIndex`` as an agent state."""
-        return AgentStateView(self.state, agentIndex)
+        return agent_state(self.state, agentIndex)
 
     def getGhostPosition(self, agentIndex: int) -> tuple[float, float]:
         """Ghost ``agentIndex``'s position."""
@@ -168,12 +303,12 @@ class ClassicState:
     def getFood(self) -> Grid:
         """The remaining food as a grid."""
         s = self.state
-        return Grid(s.width, s.height, s.food_positions())
+        return Grid.from_cells(s.width, s.height, s.food_positions())
 
     def getWalls(self) -> Grid:
         """The walls as a grid."""
         s = self.state
-        return Grid(s.width, s.height, s.walls)
+        return Grid.from_cells(s.width, s.height, s.walls)
 
     def getCapsules(self) -> list[tuple[int, int]]:
         """The remaining capsules' positions."""

@@ -32,20 +32,12 @@ from tests.autograder.corpus_report import (
 EXPECTED = load_expected()
 
 # Causes from issue 10 ("What made correct code fail" items and "Diagnostics").
-MODULES = (
-    "issue 10 item 5: util.Counter / Queue / PriorityQueue, game.Actions or state.data missing"
-)
-IMPORT = "issue 10 item 5: `from game import Actions` fails at import, so every question fails"
 NO_TREE = (
     "issue 10 diagnostics: no tree or trace catches this bug yet, and no catalogue entry names it"
 )
 NO_NAME = "issue 10 diagnostics: the grader does not give this bug's name to most failures yet"
 
 _GRADE_TODAY: dict[tuple[str, str], str] = {
-    ("h1_eval_util_counter", "q5"): MODULES,
-    ("h2_eval_bfs_queue_state_data", "q5"): MODULES,
-    ("h3_eval_priority_queue_game_actions", "q5"): MODULES,
-    **{("l_top_level_actions_import", q): IMPORT for q in QUESTIONS},
     ("bug_pairwise_average", "q4"): NO_TREE,
 }
 """(variant, question) whose points differ from the classic grader's today, and why."""
