@@ -226,8 +226,9 @@ def _make_display(args: argparse.Namespace) -> Any:
         return open_window(zoom=args.zoom, frame_time=args.frame_time, overlay=args.overlay)
     except (ImportError, PacmanError) as exc:
         reason = str(exc) or type(exc).__name__
-        print(f"{PROG}: no window ({reason}); showing the game as text", file=sys.stderr)
-        return TextDisplay(args.frame_time)
+        note = f"{PROG}: no window ({reason}); showing the game as text"
+        print(note, file=sys.stderr)
+        return TextDisplay(args.frame_time, header=note)
 
 
 def _record_path(base: str, game: int, num_games: int) -> Path:

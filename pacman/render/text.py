@@ -83,19 +83,29 @@ class TextDisplay(NullDisplay):
         frame_time: Seconds to wait after each printed board.
         stream: Where to print (standard output by default).
         in_place: Redraw in place; by default, when ``stream`` is a terminal.
+        header: A line kept above the board when redrawing in place (a note that the
+            screen clearing would otherwise wipe, such as why no window opened).
     """
 
     def __init__(
-        self, frame_time: float = 0.0, stream: TextIO | None = None, *, in_place: bool | None = None
+        self,
+        frame_time: float = 0.0,
+        stream: TextIO | None = None,
+        *,
+        in_place: bool | None = None,
+        header: str | None = None,
     ) -> None:
         self.frame_time = frame_time
         self.stream = stream if stream is not None else sys.stdout
         self.in_place = _is_terminal(self.stream) if in_place is None else in_place
+        self.header = header
 
     def start(self, state: GameState) -> None:
         """Print the start position (on a terminal: on a cleared screen)."""
         if self.in_place:
             self.stream.write(CLEAR_SCREEN)
+            if self.header:
+                print(self.header, file=self.stream)
         print(render_text(state), file=self.stream, flush=True)
 
     def update(self, before: GameState, agent: int, action: Direction, after: GameState) -> None:
@@ -103,6 +113,8 @@ class TextDisplay(NullDisplay):
         if agent == after.num_agents - 1 or after.is_terminal():
             if self.in_place:
                 self.stream.write(CURSOR_HOME)
+                if self.header:
+                    print(self.header, file=self.stream)
                 print(render_text(after), end=CLEAR_BELOW + "\n", file=self.stream, flush=True)
             else:
                 print(file=self.stream)

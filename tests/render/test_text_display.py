@@ -9,6 +9,7 @@ import pytest
 
 from pacman.core.game import run_game
 from pacman.core.state import GameState
+from pacman.core.types import Direction
 from pacman.render.text import CLEAR_SCREEN, CURSOR_HOME, TextDisplay, render_text
 
 
@@ -62,3 +63,15 @@ def test_into_a_pipe_boards_scroll_without_escapes(stream: io.StringIO) -> None:
     assert "\x1b" not in text
     assert text == render_text(GameState.initial("smallClassic")) + "\n"
     assert display.in_place is False
+
+
+def test_a_header_stays_above_the_board_on_a_terminal() -> None:
+    out = _Terminal()
+    display = TextDisplay(0.0, out, header="pacman: no window (why); showing the game as text")
+    state = GameState.initial("smallClassic")
+    display.start(state)
+    display.update(state, state.num_agents - 1, Direction.STOP, state)
+    frames = out.getvalue().split(CURSOR_HOME)[1:]
+    assert len(frames) == 2
+    for frame in frames:
+        assert frame.removeprefix("\x1b[2J").startswith("pacman: no window (why)")
