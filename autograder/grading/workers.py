@@ -16,13 +16,13 @@ import os
 import pickle
 import select
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Final, Literal
 
@@ -59,6 +59,8 @@ group where the grader may make one, else ``RLIMIT_NPROC`` of the ``--run-as`` u
 
 _KEEPER: Final = str(Path(__file__).with_name("keeper.py"))
 _KEEPER_SECONDS: Final = 6.0
+_SEND_SECONDS: Final = 10.0
+"""How long the worker may take to read a command the grader sends it."""
 _STARTUP_SECONDS: Final = 60.0
 _IMPORT_SECONDS: Final = 15.0
 _PROJECT_ROOT: Final = str(Path(__file__).resolve().parents[2])
@@ -101,6 +103,83 @@ class BadAnswer:
     shown: str
 
 
+class _ChannelTimeout(Exception):
+    """A read or write with the worker missed its deadline."""
+
+
+class _Pipe:
+    """One end of the channel with the worker; every read and write has a deadline.
+
+    Messages are framed as `multiprocessing.connection` frames them (a 4-byte big-endian
+    length, or -1 and an 8-byte length, then the bytes), so the worker keeps its
+    `Connection`. The descriptor is non-blocking: a worker that sends half a message, or
+    stops reading while the grader writes, costs its test a timeout, never a hang.
+    """
+
+    def __init__(self, fd: int, events: int) -> None:
+        os.set_blocking(fd, False)
+        self.fd = fd
+        self.poller = select.poll()
+        self.poller.register(fd, events)
+        self.buffer = bytearray()
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            os.close(self.fd)
+
+    def _wait(self, deadline: float) -> None:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0 or not self.poller.poll(remaining * 1000.0):
+            raise _ChannelTimeout
+
+    def _read(self, n: int, deadline: float) -> bytes:
+        while len(self.buffer) < n:
+            self._wait(deadline)
+            try:
+                chunk = os.read(self.fd, max(1 << 16, n - len(self.buffer)))
+            except BlockingIOError:
+                continue
+            if not chunk:
+                raise EOFError
+            self.buffer += chunk
+        data = bytes(self.buffer[:n])
+        del self.buffer[:n]
+        return data
+
+    def recv(self, deadline: float, limit: int) -> bytes:
+        """The next whole message, by ``deadline``.
+
+        Raises:
+            _ChannelTimeout: If it has not fully arrived by then.
+            EOFError: If the worker closed its end.
+            OSError: If the announced length is over ``limit``.
+        """
+        (size,) = struct.unpack("!i", self._read(4, deadline))
+        if size == -1:
+            (size,) = struct.unpack("!Q", self._read(8, deadline))
+        if not 0 <= size <= limit:
+            raise OSError(f"a message of {size} bytes (at most {limit})")
+        return self._read(size, deadline)
+
+    def send(self, data: bytes, deadline: float) -> None:
+        """Write one whole message by ``deadline``.
+
+        Raises:
+            _ChannelTimeout: If the worker has not taken it all by then.
+            OSError: If the worker closed its end.
+        """
+        n = len(data)
+        header = struct.pack("!i", n) if n <= 0x7FFFFFFF else struct.pack("!iQ", -1, n)
+        view = memoryview(header + data)
+        while view:
+            self._wait(deadline)
+            try:
+                written = os.write(self.fd, view)
+            except BlockingIOError:
+                continue
+            view = view[written:]
+
+
 class SandboxProcess:
     """A child process that imports the student's file and answers the grader.
 
@@ -139,9 +218,8 @@ class SandboxProcess:
         self.starts = 0
         """How many worker processes were started (restarts included)."""
         self._proc: subprocess.Popen[bytes] | None = None
-        self._tx: Connection | None = None
-        self._rx: Connection | None = None
-        self._poller: Any = None
+        self._tx: _Pipe | None = None
+        self._rx: _Pipe | None = None
         # Append mode: the worker writes at the end even after the grader truncates it.
         self._out = tempfile.TemporaryFile(mode="a+b")  # noqa: SIM115 (closed in close())
 
@@ -181,10 +259,8 @@ class SandboxProcess:
         )
         assert self._proc.stdin is not None
         assert self._proc.stdout is not None
-        self._tx = Connection(os.dup(self._proc.stdin.fileno()), readable=False)
-        self._rx = Connection(os.dup(self._proc.stdout.fileno()), writable=False)
-        self._poller = select.poll()  # made once: the per-call selector of Connection.poll is slow
-        self._poller.register(self._rx.fileno(), select.POLLIN)
+        self._tx = _Pipe(os.dup(self._proc.stdin.fileno()), select.POLLOUT)
+        self._rx = _Pipe(os.dup(self._proc.stdout.fileno()), select.POLLIN)
         self._proc.stdin.close()
         self._proc.stdout.close()
         self.starts += 1
@@ -248,10 +324,10 @@ class SandboxProcess:
         """Stop the worker and release the capture file."""
         if self.alive and self._tx is not None:
             try:
-                self._tx.send_bytes(pickle.dumps(Quit(), 5))
+                self._tx.send(pickle.dumps(Quit(), 5), time.monotonic() + 1.0)
                 assert self._proc is not None
                 self._proc.wait(timeout=2)
-            except (OSError, subprocess.TimeoutExpired):
+            except (OSError, _ChannelTimeout, subprocess.TimeoutExpired):
                 pass
         self.kill()
         self._out.close()
@@ -282,7 +358,10 @@ class SandboxProcess:
         if self._tx is None:
             raise WorkerLost("crash", "the worker process is not running")
         try:
-            self._tx.send_bytes(pickle.dumps(message, 5))
+            self._tx.send(pickle.dumps(message, 5), time.monotonic() + _SEND_SECONDS)
+        except _ChannelTimeout:
+            self.kill()
+            raise WorkerLost("timeout", "stopped reading the grader's messages") from None
         except OSError:
             raise self._lost() from None
 
@@ -314,19 +393,19 @@ class SandboxProcess:
         """
         if message is not None:
             self.send(message)
-        rx, poller = self._rx, self._poller
-        assert rx is not None
+        rx = self._rx
+        if rx is None:
+            raise WorkerLost("crash", "the worker process is not running")
         while True:
-            remaining = deadline - time.monotonic()
             try:
-                if remaining <= 0 or not poller.poll(remaining * 1000.0):
-                    self.kill()
-                    raise WorkerLost("timeout", "timed out")
-                data = rx.recv_bytes(_MAX_MESSAGE)
+                data = rx.recv(deadline, _MAX_MESSAGE)
+            except _ChannelTimeout:
+                self.kill()
+                raise WorkerLost("timeout", "timed out") from None
             except (EOFError, OSError):
                 raise self._lost() from None
             try:
-                answer = self._handle(data, serve, notice)
+                answer = self._handle(data, serve, notice, deadline)
             except (StudentError, WorkerLost):
                 raise
             except Exception as exc:  # whatever its bytes break here fails the worker only
@@ -338,7 +417,11 @@ class SandboxProcess:
                 return answer
 
     def _handle(
-        self, data: bytes, serve: Serve | None, notice: Callable[[int], None] | None
+        self,
+        data: bytes,
+        serve: Serve | None,
+        notice: Callable[[int], None] | None,
+        deadline: float,
     ) -> str | BadAnswer | dict[str, Any] | None:
         """Act on one message from the worker: the answer, or ``None`` to keep waiting."""
         tx = self._tx
@@ -350,7 +433,10 @@ class SandboxProcess:
             except ValueError as exc:
                 reply = (FAILED, "ValueError", str(exc))
             try:
-                tx.send_bytes(pickle.dumps(reply, 5))
+                tx.send(pickle.dumps(reply, 5), deadline)
+            except _ChannelTimeout:  # it asks and asks without reading the answers
+                self.kill()
+                raise WorkerLost("timeout", "timed out") from None
             except OSError:
                 raise self._lost() from None
         elif kind == NOTICE and notice is not None:

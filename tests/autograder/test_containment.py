@@ -131,3 +131,30 @@ def test_a_fork_bomb_is_held_by_the_process_cap(tmp_path: Path) -> None:
     )
     worker.close()
     assert int(str(answer)) < MAX_PROCESSES
+
+
+FIXTURES = Path(__file__).parent / "fixtures" / "hostile"
+
+
+@pytest.mark.parametrize("attack", ["half_message", "request_flood"])
+def test_a_worker_that_jams_the_channel_costs_only_its_test(attack: str) -> None:
+    worker = SandboxProcess(FIXTURES / attack / "multi_agents.py")
+    state = GameState.initial("testClassic")
+    try:
+        worker.start()
+        worker.send(SetLayout(state.layout.name, state.layout.to_text()))
+        worker.call(
+            MakeAgent("student", "MinimaxAgent", None, None), deadline=time.monotonic() + 10
+        )
+        server = PacmanServer()
+        t0 = time.monotonic()
+        with pytest.raises(WorkerLost) as info:
+            worker.call(
+                Decide(*server.begin(state)), deadline=time.monotonic() + 2, serve=server.serve
+            )
+        assert info.value.kind == "timeout"
+        assert time.monotonic() - t0 < 8
+        worker.start()  # and the next test gets a fresh worker
+        assert worker.alive
+    finally:
+        worker.close()
