@@ -179,6 +179,12 @@ def _grade_with(args: argparse.Namespace) -> int:
         return _fail(
             f"{args.file}: not a Python file (expected a .py file such as multi_agents.py)"
         )
+    if args.run_as is None:
+        print(
+            "autograder: warning: the submission runs with this grader's rights "
+            "(grade as root with --run-as USER to contain it)",
+            file=sys.stderr,
+        )
     t0 = time.monotonic()
     try:
         questions = run_suite(

@@ -8,6 +8,9 @@ worker and all it starts share one memory cap and one process cap.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import textwrap
 import time
 from pathlib import Path
@@ -158,3 +161,41 @@ def test_a_worker_that_jams_the_channel_costs_only_its_test(attack: str) -> None
         assert worker.alive
     finally:
         worker.close()
+
+
+_LATE_IMPORTS = """
+import sys
+from autograder.cli import main
+from autograder.grading.workers import SandboxProcess
+
+started = []
+real_start = SandboxProcess.start
+
+def start(self):
+    if not started:
+        started.append(set(sys.modules))
+    real_start(self)
+
+SandboxProcess.start = start
+main([sys.argv[1], "--format", sys.argv[2], "--output", sys.argv[3], "-j", "1"])
+ours = ("autograder", "pacman", "agents")
+late = sorted(m for m in set(sys.modules) - started[0] if m.split(".")[0] in ours)
+print("LATE", late)
+"""
+
+
+@pytest.mark.parametrize("form", ["text", "json", "gradescope"])
+def test_no_grader_module_is_imported_once_student_code_may_run(tmp_path: Path, form: str) -> None:
+    # Without --run-as the student's code could rewrite a module the grader imports late;
+    # a fresh process, so that no earlier test has imported anything for the grader.
+    bugs = Path(__file__).parent / "fixtures" / "bugs" / "multi_agents.py"
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", _LATE_IMPORTS, str(bugs), form, str(tmp_path / "report")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=dict(os.environ, PYTHONPATH=str(root)),
+    )
+    assert "LATE []" in done.stdout, done.stdout + done.stderr
+    assert "the submission runs with this grader's rights" in done.stderr
