@@ -162,10 +162,12 @@ def test_no_loop_between_autograder_files() -> None:
     assert _cycle(edges) == []
 
 
-LAZY_EXPORTS = {"autograder"}
+LAZY_EXPORTS = {"autograder", "autograder.grading.suite"}
 """Modules that load project modules with `importlib` inside a function, and why:
 ``autograder/__init__.py`` loads its exported names on first use, because the worker
-imports the package (for the sandbox) and must not load the grader's modules with it."""
+imports the package (for the sandbox) and must not load the grader's modules with it;
+``autograder.grading.suite`` imports every grader module before a submission runs
+(`preload_grader`), so that nothing is imported later, when it might have been rewritten."""
 
 
 def test_no_function_level_project_import_in_the_autograder() -> None:
