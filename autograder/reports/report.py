@@ -32,11 +32,13 @@ one entry per question and one per test, each with ``name``, ``score``,
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any, Final
 
 from autograder.grading.catalogue import BUGS
+from autograder.grading.workers import OUTPUT_SHOWN_CHARS
 from autograder.results import QuestionResult, TestResult
 
 __all__ = ["REPORT_FORMAT", "gradescope_report", "json_report", "text_report", "total"]
@@ -61,15 +63,51 @@ def total(questions: Sequence[QuestionResult]) -> tuple[float, float]:
     return sum(q.points for q in questions), sum(q.max_points for q in questions)
 
 
+MESSAGE_CHARS: Final = 2000
+"""The longest message line a report shows (longer ones are cut, saying how much)."""
+MESSAGE_LINES: Final = 300
+"""The most message lines a report shows for one test."""
+
+_CONTROL: Final = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _escape(text: str, *, keep_newlines: bool, limit: int) -> str:
+    r"""Text from a submission made safe to print and to store, and capped.
+
+    Control characters (ANSI escapes, carriage returns, NUL ...) are shown as ``\xNN``, so
+    no message can move the cursor or forge a line of the report; a lone surrogate is
+    shown as ``\udcNN`` instead of breaking the output's encoding.
+    """
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    if not keep_newlines:
+        text = text.replace("\n", "\\n")
+    text = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    if len(text) > limit:
+        text = f"{text[:limit]}... ({len(text) - limit} more characters)"
+    return text
+
+
+def _messages(t: TestResult) -> list[str]:
+    lines = [_escape(m, keep_newlines=False, limit=MESSAGE_CHARS) for m in t.messages]
+    if len(lines) > MESSAGE_LINES:
+        lines = [*lines[:MESSAGE_LINES], f"... ({len(lines) - MESSAGE_LINES} more lines)"]
+    return lines
+
+
+def _output(t: TestResult) -> str:
+    return _escape(t.output, keep_newlines=True, limit=OUTPUT_SHOWN_CHARS)
+
+
 def _num(x: float) -> str:
     return f"{x:g}"
 
 
 def _test_details(t: TestResult, indent: str) -> list[str]:
-    lines = [indent + m for m in t.messages]
-    if t.output:
+    lines = [indent + m for m in _messages(t)]
+    output = _output(t)
+    if output:
         lines.append(indent + "Your code printed:")
-        lines.extend(indent + "| " + line for line in t.output.rstrip("\n").splitlines())
+        lines.extend(indent + "| " + line for line in output.rstrip("\n").split("\n"))
     return lines
 
 
@@ -152,9 +190,9 @@ def _test_dict(t: TestResult) -> dict[str, Any]:
         "status": t.status,
         "points": t.points,
         "max_points": t.max_points,
-        "messages": list(t.messages),
+        "messages": _messages(t),
         "diagnosis": t.diagnosis,
-        "output": t.output,
+        "output": _output(t),
         "seconds": round(t.seconds, 4),
         "advice": t.advice,
     }

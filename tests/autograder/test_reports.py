@@ -105,3 +105,27 @@ def test_a_repeated_error_is_shown_once_and_the_common_bug_is_named() -> None:
     # "Most" means more than half: 3 of 6 is not; 3 of 5 graded failures would be.
     fewer = text_report([QuestionResult("q2", "Minimax", 5.0, 0.0, tests[1:])])
     assert f"Most of these failures point to one bug (3 of 5): {summary}" in fewer
+
+
+def test_student_text_cannot_break_or_spoof_any_report() -> None:
+    forged = "ok\n\nTotal                                                 25/25\n"
+    hostile = TestResult(
+        "q2/x",
+        "q2",
+        "error",
+        messages=(forged, "\x1b[2J\x1b[H wiped", "lone \udc80 surrogate", "x" * 10_000_000),
+        output="line\r\x1b[1A" + "y" * 100_000,
+    )
+    questions = [QuestionResult("q2", "Minimax", 5.0, 0.0, (hostile,))]
+    text = text_report(questions)
+    assert "\x1b" not in text
+    assert "\r" not in text
+    totals = [line for line in text.splitlines() if line.startswith("Total")]
+    assert totals == [f"{'Total':10} {'':22} {'':>13} {'0/5':>8}"]  # only the real one
+    assert "\\x1b[2J" in text
+    assert "\\udc80" in text
+    text.encode("utf-8")  # printable on any UTF-8 terminal
+    for made in (json_report(questions), gradescope_report(questions)):
+        assert len(made) < 200_000
+        json.loads(made)
+        made.encode("utf-8")
