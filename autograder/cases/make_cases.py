@@ -264,6 +264,37 @@ HAND = [
 """,
     ),
     Spec(
+        "three-way-chance",
+        "A ghost with three moves: the mean of 0, 0 and 9 is 3 (averaging two at a time gives "
+        "4.5).",
+        1,
+        2,
+        "A West B\nA East C\nB West D\nB East E\nB North F\nC West G\nC East H\nC North I\n",
+        "D 0\nE 0\nF 9\nG 4\nH 4\nI 4\n",
+        ("chance",),
+        diagram=r"""
+                 A                 max
+          West/     \East
+             B         C           chance
+           / | \     / | \
+          D  E  F   G  H  I
+          0  0  9   4  4  4
+""",
+        algorithms=("expectimax",),
+    ),
+    Spec(
+        "three-ghost-moves-depth-2",
+        "Ghosts with three moves two plies deep: a mean of three, not of two at a time.",
+        2,
+        2,
+        "A West B\nA East C\nB West D\nB East E\nB North F\nC West G\nC East H\nC North I\n"
+        "D West J\nE West K\nF West L\nG West M\nH West N\nI West O\n"
+        "J West P\nJ East Q\nJ North R\nK West S\nL West T\nM West U\nN West V\nO West W\n",
+        "P 1\nQ 1\nR 30\nS 2\nT 3\nU 5.5\nV 5.5\nW 5.5\n",
+        ("chance",),
+        algorithms=("expectimax",),
+    ),
+    Spec(
         "tied-root-expectimax",
         "Under expectimax the first two actions have the same average (either is right); "
         "minimax breaks the tie.",

@@ -87,6 +87,9 @@ class Flaws:
     """Visit children in reverse legal order."""
     chance_as_min: bool = False
     """Expectimax ghosts take the minimum instead of the average."""
+    pairwise_average: bool = False
+    """Expectimax ghosts average two values at a time: the mean of the first two
+    children, then the mean of that and the third, and so on."""
     return_value: bool = False
     """Return the root's value where the action belongs."""
 
@@ -180,6 +183,11 @@ def flawed_search(
             return v
         if averaging:
             values = [value(c, nxt, nd, alpha, beta) for _, c in children(s, agent)]
+            if flaws.pairwise_average and values:
+                mean = values[0]
+                for v in values[1:]:
+                    mean = (mean + v) / 2
+                return mean
             return sum(values) / len(values) if values else 0.0
         v = _INF
         for _, child in children(s, agent):
@@ -370,6 +378,14 @@ BUGS: dict[str, Bug] = {
             "a ghost node's value is the mean of its children's values (uniform chance)",
             ("expectimax",),
             Flaws(chance_as_min=True),
+        ),
+        Bug(
+            "pairwise-average",
+            "a ghost node averages two values at a time (the mean of the first two, then the "
+            "mean of that and the third), which weighs the last children more",
+            "sum all the children's values and divide by how many there are",
+            ("expectimax",),
+            Flaws(pairwise_average=True),
         ),
     )
 }

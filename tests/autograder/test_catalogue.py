@@ -71,6 +71,8 @@ INTENDED_ONE = [
     ("children-reordered", "alpha_beta", "tied-root"),
     ("children-reordered", "alpha_beta", "lecture-binary-depth-2"),
     ("expectimax-min", "expectimax", "risky-ghost"),
+    ("pairwise-average", "expectimax", "three-way-chance"),
+    ("pairwise-average", "expectimax", "three-ghost-moves-depth-2"),
     ("expectimax-min", "expectimax", "tied-root"),
 ]
 TABLE = [

@@ -32,18 +32,12 @@ from tests.autograder.corpus_report import (
 EXPECTED = load_expected()
 
 # Causes from issue 10 ("What made correct code fail" items and "Diagnostics").
-NO_TREE = (
-    "issue 10 diagnostics: no tree or trace catches this bug yet, and no catalogue entry names it"
-)
 NO_NAME = "issue 10 diagnostics: the grader does not give this bug's name to most failures yet"
 
-_GRADE_TODAY: dict[tuple[str, str], str] = {
-    ("bug_pairwise_average", "q4"): NO_TREE,
-}
+_GRADE_TODAY: dict[tuple[str, str], str] = {}
 """(variant, question) whose points differ from the classic grader's today, and why."""
 
 _NAME_TODAY: dict[str, str] = {
-    "bug_pairwise_average": NO_TREE,
     "bug_swapped_arguments": NO_NAME,
     # Caught only by the game trace (move 57), which calls a None move value-not-action.
     "bug_none_in_certain_death": NO_NAME,
