@@ -9,6 +9,7 @@ protocol is replaced on the next test, so one bad test never stops the grading.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import functools
 import itertools
 import json
@@ -220,8 +221,13 @@ class SandboxProcess:
         self._proc: subprocess.Popen[bytes] | None = None
         self._tx: _Pipe | None = None
         self._rx: _Pipe | None = None
-        # Append mode: the worker writes at the end even after the grader truncates it.
         self._out = tempfile.TemporaryFile(mode="a+b")  # noqa: SIM115 (closed in close())
+        # O_APPEND on the descriptor itself (mode "a" on a file made by descriptor does not
+        # set it): the worker then writes at the end even after the grader truncates the
+        # file between tests, instead of leaving a run of NUL bytes before its output, and
+        # the 8 MB limit on the file counts per test.
+        fd = self._out.fileno()
+        fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_APPEND)
 
     # --------------------------------------------------------------- lifecycle
 
@@ -450,7 +456,13 @@ class SandboxProcess:
             text = data[1:].decode(errors="replace")
             return BadAnswer(text[1:]) if text.startswith("\x00") else text
         elif kind == RAISED:
-            raise StudentError(_json(data[1:]))
+            error = StudentError(_json(data[1:]))
+            if error.type == "RecursionError":
+                # The overflow may have struck between a successor request and its reply:
+                # a stale reply would be read as the next test's command. A fresh worker
+                # for the next test keeps this test's crash from failing another.
+                self.kill()
+            raise error
         elif kind == READY:
             return _json(data[1:])
         else:
