@@ -18,6 +18,7 @@ from typing import Any
 
 from agents import players
 from agents.evaluation import get_evaluation
+from pacman.classic import MODULES, ClassicAgent, is_classic
 from pacman.core.errors import AgentError
 
 __all__ = [
@@ -93,6 +94,9 @@ def _load_from_file(spec: str) -> type:
     folder = str(path.resolve().parent)
     if folder not in sys.path:
         sys.path.insert(0, folder)
+    # A classic file imports `util` and `game`: ours come last, so the file's own win.
+    if MODULES not in sys.path:
+        sys.path.append(MODULES)
     mod_spec = importlib.util.spec_from_file_location(module_name, path)
     if mod_spec is None or mod_spec.loader is None:
         raise AgentError(f"{path_text}: cannot load as a Python module")
@@ -231,6 +235,8 @@ def make_agent(
         getattr(agent, "getAction", None)
     ):
         raise AgentError(f"{cls.__name__} has no get_action(state) method")
+    if is_classic(cls):
+        return ClassicAgent(agent)  # it plays on classic camelCase states
     return agent
 
 

@@ -532,3 +532,39 @@ def test_a_crash_before_the_first_move_is_counted(
     assert "crashed before the game: RuntimeError: no set-up" in err
     assert "Record:        Crash, Crash" in out
     assert "Win Rate:      0/2" in out
+
+
+CORPUS = Path(__file__).resolve().parent / "autograder" / "fixtures" / "classic_corpus"
+
+
+@pytest.mark.parametrize(
+    ("variant", "agent", "args"),
+    [
+        ("a_textbook_first_tie", "AlphaBetaAgent", "depth=2"),
+        ("h2_eval_bfs_queue_state_data", "ExpectimaxAgent", "depth=2,evalFn=better"),
+        ("l_top_level_actions_import", "ReflexAgent", ""),
+    ],
+)
+def test_a_classic_file_plays_unchanged(variant: str, agent: str, args: str) -> None:
+    # A classic multiAgents.py imports util and game and calls the camelCase API.
+    folder = CORPUS / variant
+    command = [
+        sys.executable,
+        "-m",
+        "pacman",
+        "-p",
+        f"multiAgents.py:{agent}",
+        "-l",
+        "smallClassic",
+    ]
+    command += ["-k", "1", "-q", "-n", "1", "--seed", "3"] + (["-a", args] if args else [])
+    done = subprocess.run(
+        command,
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1])),
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Win Rate:" in done.stdout

@@ -40,8 +40,7 @@ from typing import Any, Final
 
 from agents.evaluation import get_evaluation
 from agents.registry import PACMAN_AGENTS
-from autograder.sandbox import classic_state, proxy
-from autograder.sandbox.classic_state import ClassicState
+from autograder.sandbox import proxy
 from autograder.sandbox.protocol import (
     ANSWER,
     RAISED,
@@ -59,6 +58,7 @@ from autograder.sandbox.protocol import (
 )
 from autograder.sandbox.proxy import MAX_ACTION_CHARS, flush_notices, tree_value
 from autograder.sandbox.student import MultiAgentSearchAgent
+from pacman.classic import MODULES, ClassicState, classic_evaluation, is_classic
 from pacman.core.layout import Layout
 
 __all__ = ["MEMORY_LIMIT_BYTES", "OUTPUT_LIMIT_BYTES", "SubmissionError", "main"]
@@ -115,7 +115,7 @@ class _BlockReference:
 
 _CLASSIC_NAMES: Final = {"better_evaluation": "betterEvaluationFunction"}
 """Our function names and their classic camelCase spelling."""
-_SHIM: Final = str(Path(__file__).with_name("classic_shim"))
+_SHIM: Final = MODULES
 """Classic ``util`` and ``game`` modules, for classic submissions (last on ``sys.path``)."""
 
 
@@ -251,14 +251,14 @@ class _SubmissionServer:
             cls = getattr(self.module, name, None)
             if not isinstance(cls, type):
                 raise AttributeError(f"the file defines no class {name!r}")
-        self.classic = not hasattr(cls, "get_action") and hasattr(cls, "getAction")
+        self.classic = is_classic(cls)
         if source != "reference":
             self.check_own_method(cls, "getAction" if self.classic else "get_action")
         if self.classic:
             # A classic agent takes its depth as a string and holds evaluationFunction.
             self.agent = cls() if depth is None else cls(depth=str(depth))
             if evaluate is not None:
-                self.agent.evaluationFunction = classic_state.classic_evaluation(evaluate)
+                self.agent.evaluationFunction = classic_evaluation(evaluate)
         else:
             kwargs: dict[str, Any] = {}
             if depth is not None:

@@ -16,10 +16,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autograder.sandbox.classic_state import AgentState, ClassicState, Configuration, Grid
 from pacman import GameState
+from pacman.classic.state import AgentState, ClassicState, Configuration, Grid
 
-SHIM = Path(__file__).resolve().parents[2] / "autograder" / "sandbox" / "classic_shim"
+SHIM = Path(__file__).resolve().parents[2] / "pacman" / "classic" / "modules"
 
 
 def load(name: str) -> ModuleType:

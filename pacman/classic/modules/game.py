@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from autograder.sandbox.classic_state import AgentState, Configuration, Grid
+from pacman.classic.state import AgentState, Configuration, Grid
 
 __all__ = ["Actions", "Agent", "AgentState", "Configuration", "Directions", "Grid"]
 
