@@ -17,11 +17,14 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Final
 
-__all__ = ["ENV_ID", "install", "register_envs"]
+__all__ = ["ENV_ID", "MAX_EPISODE_STEPS", "install", "register_envs"]
 
 ENV_ID: Final = "pacman/Pacman-v0"
 """The Gymnasium id of the single-agent env."""
 _ENTRY_POINT: Final = "pacman.envs.gym_env:PacmanEnv"
+MAX_EPISODE_STEPS: Final = 1000
+"""``spec.max_episode_steps``: the env's own default ``max_steps``, so the `TimeLimit`
+that ``gymnasium.make`` adds and the env truncate on the same step."""
 
 
 def register_envs() -> None:
@@ -29,7 +32,7 @@ def register_envs() -> None:
     import gymnasium
 
     if ENV_ID not in gymnasium.registry:
-        gymnasium.register(id=ENV_ID, entry_point=_ENTRY_POINT)
+        gymnasium.register(id=ENV_ID, entry_point=_ENTRY_POINT, max_episode_steps=MAX_EPISODE_STEPS)
 
 
 class _RegisteringLoader(importlib.abc.Loader):

@@ -3,7 +3,8 @@
 - ``gymnasium.make("pacman/Pacman-v0", layout="smallClassic")``: the single-agent env
   `PacmanEnv` (registered when ``pacman`` is imported).
 - `env`, `raw_env`, `parallel_env`: the multi-agent PettingZoo envs, in PettingZoo's
-  convention (``from pacman.envs import parallel_env``).
+  convention (``from pacman.envs import parallel_env``), also as the versioned module
+  ``from pacman.envs import pacman_v0; pacman_v0.env()``.
 
 Submodules are imported on first use, so importing this package stays cheap.
 """

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
+from gymnasium import logger as gym_logger
 from gymnasium import spaces
 
 from pacman.core.errors import RenderingUnavailableError
@@ -56,7 +57,9 @@ class Renderer:
 
     ``ansi`` uses `pacman.render.text.render_text`; ``rgb_array`` and the ``"rgb"``
     observation use `pacman.render.frame.FrameRenderer`; ``human`` uses
-    `pacman.render.window.PygameWindow`. The window is never copied with the env.
+    `pacman.render.window.PygameWindow`; without a display (or without pygame) ``human``
+    warns once and then draws nothing, so headless checkers and training runs go on. The
+    window is never copied with the env.
 
     Args:
         layout: The layout every state will be on.
@@ -69,6 +72,7 @@ class Renderer:
         self._frame: Any = None
         self._obs_frame: Any = None
         self._window: Any = None
+        self._headless = False  # True once a window could not be opened (warned once)
 
     def render(self, state: GameState, mode: str) -> str | NDArray[np.uint8] | None:
         """Render ``state`` in ``mode`` (``"ansi"``, ``"rgb_array"`` or ``"human"``)."""
@@ -81,7 +85,16 @@ class Renderer:
                 self._frame = _frame_class()(self.layout)
             return self._frame.rgb_array(state)  # type: ignore[no-any-return]
         if self._window is None:
-            self._window = _window_class()(self.layout, fps=self.fps)
+            if self._headless:
+                return None
+            try:
+                self._window = _window_class()(self.layout, fps=self.fps)
+            except RenderingUnavailableError as exc:
+                # As Gymnasium's own envs do without a display: say it once, then play on
+                # without a window (``human`` returns None either way).
+                self._headless = True
+                _warn_headless_once(exc)
+                return None
         self._window.show(state)
         return None
 
@@ -113,6 +126,17 @@ class Renderer:
 
     def __setstate__(self, data: dict[str, Any]) -> None:
         self.__init__(data["layout"], fps=data["fps"])  # type: ignore[misc]
+
+
+_headless_warned = False
+
+
+def _warn_headless_once(problem: Exception) -> None:
+    """One warning per process that ``human`` draws nothing (copies and vector envs too)."""
+    global _headless_warned
+    if not _headless_warned:
+        _headless_warned = True
+        gym_logger.warn(f"render_mode='human' shows no window: {problem}; rendering is off")
 
 
 def _frame_class() -> Any:

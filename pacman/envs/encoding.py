@@ -97,21 +97,39 @@ def action_mask(legal: tuple[Direction, ...]) -> NDArray[np.int8]:
     return mask.copy()
 
 
+def _as_index(action: Any) -> int | None:
+    """``action`` as an int when it is an integer (not a bool), else ``None``."""
+    if type(action) is int:  # the common case first
+        return action
+    if isinstance(action, bool | np.bool_):
+        return None
+    if isinstance(action, int | np.integer):
+        return int(action)
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        return int(action)  # a 0-d integer array, as policies' predict() returns
+    return None
+
+
 def parse_action(agent: int, action: Any) -> Direction:
     """The direction of an action index.
+
+    Accepted: a Python int, a NumPy integer, or a 0-d NumPy integer array, in ``0 .. 4``
+    (what ``Discrete(5).contains`` accepts). Everything else is refused, bools and floats
+    such as ``1.0`` included, rather than silently truncated.
 
     Raises:
         IllegalActionError: If ``action`` is not an integer in ``0 .. 4``.
     """
-    try:
-        i = int(action)
-        bad = i != action or not 0 <= i < len(ACTIONS)
-    except (TypeError, ValueError):
-        bad = True
-    if bad:
+    i = _as_index(action)
+    if i is None or not 0 <= i < len(ACTIONS):
+        shown = repr(action)
+        if len(shown) > 60:
+            shown = shown[:57] + "..."
+        shown = " ".join(shown.split())
+        kind = type(action).__name__
         raise IllegalActionError(
-            f"action {action!r} for agent {agent} is not in Discrete(5) "
-            f"(0..4 = {', '.join(ACTION_NAMES)})"
+            f"action {shown} ({kind}) for agent {agent} is not in Discrete(5): expected an "
+            f"int 0..4 ({', '.join(f'{n} {a}' for n, a in enumerate(ACTION_NAMES))})"
         )
     return ACTIONS[i]
 

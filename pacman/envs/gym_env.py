@@ -126,9 +126,11 @@ class PacmanEnv(gym.Env[Any, np.int64]):
 
     ``Discrete(5)``: 0 West, 1 Stop, 2 East, 3 North, 4 South (the engine's
     legal-action order). ``info["action_mask"]`` (``np.int8``, length 5) marks the legal
-    actions; Stop is always legal. The mask is never empty: on the final step it marks
-    Stop only, so masked sampling keeps working in vector envs, whose autoreset ignores
-    that next action (``step`` itself raises `TerminalStateError` until `reset`). An
+    actions of the state just observed, and `action_masks` returns the same as ``bool``;
+    Stop is always legal. The mask is never empty: after a win or a loss it marks Stop
+    only, so masked sampling keeps working in vector envs, whose autoreset ignores that
+    next action (``step`` itself raises `TerminalStateError` until `reset`). A truncated
+    step's mask is the legal actions of its (still playable) state. An
     illegal action (a move into a wall) is played as Stop and reported in
     ``info["illegal_action"]``; with ``strict=True`` it raises `IllegalActionError`.
 
@@ -180,7 +182,10 @@ class PacmanEnv(gym.Env[Any, np.int64]):
     - ``num_ghosts``: how many of the layout's ghosts play (``None``: all of them).
     - ``ghost_policy``: ``"directional"``, ``"random"``, or a callable
       ``(index, rng) -> policy`` returning an object with ``get_action(state)``.
-    - ``max_steps``: Pacman moves before truncation (``None``: never truncate).
+    - ``max_steps``: Pacman moves before truncation (``None``: never truncate). Through
+      ``gymnasium.make`` the env is also wrapped in ``TimeLimit`` at
+      ``spec.max_episode_steps`` (1000, the same step); pass ``max_episode_steps=`` to
+      ``make`` as well for longer episodes.
     - ``obs_type``: ``"grid"``, ``"rgb"`` or ``"symbolic"``.
     - ``strict``: raise on illegal actions instead of playing Stop.
     - ``render_mode``: ``"human"`` (pygame window), ``"rgb_array"`` or ``"ansi"`` (text).
@@ -315,6 +320,18 @@ class PacmanEnv(gym.Env[Any, np.int64]):
             "illegal_action": illegal,
         }
         return self._observe(state), state.score - before, terminated, truncated, info
+
+    def action_masks(self) -> NDArray[np.bool_]:
+        """The legal actions now, as a ``bool`` array of shape ``(5,)``.
+
+        The convention of maskable policy libraries (sb3-contrib's ``MaskablePPO`` calls
+        ``env.action_masks()``): the same actions as ``info["action_mask"]`` of the last
+        `reset` or `step`, Stop only once the game is over.
+
+        Raises:
+            gymnasium.error.ResetNeeded: Before the first `reset`.
+        """
+        return action_mask(self.state.legal_actions(0) or _STOP_ONLY).astype(np.bool_)
 
     def _observe(self, state: GameState) -> Any:
         if self.obs_type == "grid":

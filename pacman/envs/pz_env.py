@@ -209,7 +209,14 @@ class PacmanAECEnv(_Match, AECEnv[str, dict[str, Any], int]):  # type: ignore[mi
         Raises:
             IllegalActionError: If ``action`` is not in ``0 .. 4``, or is illegal under
                 ``strict``.
+            ValueError: If no agent is left to act (the game is over and every agent
+                has stepped out, or `reset` was never called).
         """
+        if not self.agents:
+            raise ValueError(
+                "no agent is left to act (the game is over, or reset() was never called); "
+                "call reset() to start a new game"
+            )
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
