@@ -7,7 +7,7 @@ video export encodes them. Nothing here needs a display: every Surface is off-sc
 
 The maze never changes during a game, so it is drawn once into a cached Surface and
 each frame starts by blitting it; a mediumClassic frame then costs a few milliseconds
-(see ``python -m pacman.render.bench_export``).
+(see ``python -m benchmarks.export``).
 
 pygame is imported when a renderer is created, not when this module is imported, so
 code that only names the class (an environment without a render mode) stays light.

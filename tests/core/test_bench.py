@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from pacman import GameState, bench, layout_names
+from benchmarks import engine as bench
+from pacman import GameState, layout_names
 from tests.core.gen_perft import engine_perft
 
 

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from pacman.envs import bench
+from benchmarks import envs as bench
 
 
 def test_bench_prints_every_figure_as_json(capsys: pytest.CaptureFixture[str]) -> None:

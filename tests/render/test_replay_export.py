@@ -228,7 +228,7 @@ def test_export_rejects_an_empty_game(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("moves", [1, 300, 1000])
 def test_the_export_benchmark_replays_its_own_cut_record(moves: int) -> None:
-    from pacman.render.bench_export import long_record
+    from benchmarks.export import long_record
 
     record = long_record(moves)
     states = list(replay(record))

@@ -1,4 +1,4 @@
-"""Engine benchmark: ``python -m pacman.bench`` prints JSON figures.
+"""Engine benchmark: ``python -m benchmarks.engine`` prints JSON figures.
 
 Figures:
 
@@ -27,6 +27,7 @@ import tracemalloc
 from collections.abc import Sequence
 from typing import Any
 
+from agents.players import DirectionalGhost, GreedyAgent
 from pacman.core.game import run_game
 from pacman.core.layout import load_layout
 from pacman.core.state import GameState
@@ -92,8 +93,6 @@ def bench_successors(layout: str, depth: int, seconds: float = 1.0) -> dict[str,
 
 def bench_game(layout: str = "mediumClassic", seconds: float = 2.0) -> dict[str, Any]:
     """Headless games of GreedyAgent vs DirectionalGhosts: turns and moves per second."""
-    from agents.players import DirectionalGhost, GreedyAgent
-
     lay = load_layout(layout)
     start = GameState.initial(lay)
     games = turns = moves = 0
@@ -141,7 +140,7 @@ def bench_state_bytes(layout: str = "mediumClassic", count: int = 20_000) -> dic
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmarks and print one JSON object."""
     parser = argparse.ArgumentParser(
-        prog="python -m pacman.bench", description=__doc__.split("\n")[0]
+        prog="python -m benchmarks.engine", description=__doc__.split("\n")[0]
     )
     parser.add_argument(
         "--seconds",

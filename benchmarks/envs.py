@@ -1,4 +1,4 @@
-"""Env benchmark: ``python -m pacman.envs.bench`` prints JSON figures.
+"""Env benchmark: ``python -m benchmarks.envs`` prints JSON figures.
 
 Figures (median of ``--repeats`` interleaved runs of ``--steps`` steps each):
 
@@ -115,17 +115,17 @@ def _minigrid(steps: int, python: str | None) -> float | None:
         return peer_harness("MiniGrid-Empty-8x8-v0", steps)
     try:
         out = subprocess.run(
-            [python, "-m", "pacman.envs.bench", "--only-minigrid", "--steps", str(steps)],
+            [python, __file__, "--only-minigrid", "--steps", str(steps)],
             capture_output=True,
             text=True,
             check=False,
         )
     except OSError as exc:
-        raise SystemExit(f"pacman.envs.bench: error: cannot run {python!r}: {exc}") from None
+        raise SystemExit(f"benchmarks.envs: error: cannot run {python!r}: {exc}") from None
     if out.returncode != 0:
         last = (out.stderr.strip().splitlines() or ["no output"])[-1]
         raise SystemExit(
-            f"pacman.envs.bench: error: {python} could not measure MiniGrid (it needs "
+            f"benchmarks.envs: error: {python} could not measure MiniGrid (it needs "
             f"minigrid and this project installed): {last}"
         )
     return float(out.stdout)
@@ -134,7 +134,7 @@ def _minigrid(steps: int, python: str | None) -> float | None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmarks and print one JSON object."""
     parser = argparse.ArgumentParser(
-        prog="python -m pacman.envs.bench", description=__doc__.split("\n")[0]
+        prog="python -m benchmarks.envs", description=__doc__.split("\n")[0]
     )
     parser.add_argument("--steps", type=int, default=20_000, help="steps per run (%(default)s)")
     parser.add_argument("--repeats", type=int, default=3, help="runs per figure (%(default)s)")

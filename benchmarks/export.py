@@ -1,4 +1,4 @@
-"""Rendering benchmark: ``python -m pacman.render.bench_export`` prints JSON figures.
+"""Rendering benchmark: ``python -m benchmarks.export`` prints JSON figures.
 
 Figures:
 
@@ -139,7 +139,7 @@ def bench_replay_load(moves: int = 1000) -> float:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark and print the figures as JSON."""
-    parser = argparse.ArgumentParser(prog="python -m pacman.render.bench_export")
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.export")
     parser.add_argument("--frames", type=int, default=720, help="frames per export")
     parser.add_argument("--cell-size", type=int, default=24, help="pixels per cell")
     parser.add_argument("--skip-mp4", action="store_true", help="only the GIF export")

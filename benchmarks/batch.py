@@ -1,4 +1,4 @@
-"""Batch evaluation benchmark: ``python -m pacman.batch.bench`` prints figures (JSON lines).
+"""Batch evaluation benchmark: ``python -m benchmarks.batch`` prints figures (JSON lines).
 
 Figures:
 
@@ -163,7 +163,7 @@ def bench_memory(games: int = 5000, sample: int = 500, jobs: int = 2) -> dict[st
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark and print one JSON object per figure."""
-    p = argparse.ArgumentParser(prog="python -m pacman.batch.bench", description=__doc__)
+    p = argparse.ArgumentParser(prog="python -m benchmarks.batch", description=__doc__)
     p.add_argument("--games", type=int, default=60, help="games per scaling run")
     p.add_argument("--rounds", type=int, default=3, help="interleaved rounds of 1 and 2 workers")
     p.add_argument("--memory-games", type=int, default=5000, help="games of the memory run")
