@@ -120,7 +120,9 @@ class Renderer:
             self._window = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Renderer:
-        return Renderer(self.layout, fps=self.fps)
+        copied = Renderer(self.layout, fps=self.fps)
+        memo[id(self)] = copied  # the env and its observation strategy share one renderer
+        return copied
 
     def __getstate__(self) -> dict[str, Any]:
         return {"layout": self.layout, "fps": self.fps}

@@ -16,16 +16,8 @@ from pacman.core.layout import Layout, load_layout
 from pacman.core.state import GameState
 from pacman.core.types import Direction
 from pacman.envs._common import Renderer, check_max_steps, check_num_ghosts
-from pacman.envs.encoding import (
-    ACTIONS,
-    GridEncoder,
-    action_mask,
-    check_obs_type,
-    grid_space,
-    resolve_action,
-    symbolic_observation,
-    symbolic_space,
-)
+from pacman.envs.encoding import ACTIONS, GridEncoder, action_mask, check_obs_type, resolve_action
+from pacman.envs.observation import make_observation
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -212,12 +204,8 @@ class PacmanEnv(gym.Env[Any, np.int64]):
         self.action_space = spaces.Discrete(len(ACTIONS))
         self._encoder = GridEncoder(self.layout, self.num_ghosts)
         self._renderer = Renderer(self.layout, fps=self.metadata["render_fps"])
-        if self.obs_type == "grid":
-            self.observation_space: spaces.Space[Any] = grid_space(self.layout, self.num_ghosts)
-        elif self.obs_type == "symbolic":
-            self.observation_space = symbolic_space(self.layout, self.num_ghosts)
-        else:
-            self.observation_space = self._renderer.observation_space()
+        self._observation = make_observation(self.obs_type, self._encoder, self._renderer)
+        self.observation_space: spaces.Space[Any] = self._observation.space
 
         self._memo: dict[Hashable, Any] = {}
         self._initial = GameState.initial(self.layout, self.num_ghosts)  # immutable: reused
@@ -283,8 +271,7 @@ class PacmanEnv(gym.Env[Any, np.int64]):
             state = state.successor(i, ghost.get_action(state))
         self._state = state
         self._steps += 1
-        if self.obs_type != "rgb":
-            self._encoder.update(state)
+        self._observation.update(state)
         terminated = state.is_terminal()
         truncated = not terminated and self.max_steps is not None and self._steps >= self.max_steps
         if self.render_mode == "human":
@@ -309,11 +296,7 @@ class PacmanEnv(gym.Env[Any, np.int64]):
         return action_mask(self.state.legal_actions(0) or _STOP_ONLY).astype(np.bool_)
 
     def _observe(self, state: GameState) -> Any:
-        if self.obs_type == "grid":
-            return self._encoder.observation()
-        if self.obs_type == "symbolic":
-            return symbolic_observation(state, self._encoder.grid)
-        return self._renderer.rgb_array(state)
+        return self._observation.observe(state)
 
     def render(self) -> str | NDArray[np.uint8] | None:
         """Render the current state in ``render_mode`` (None when no mode was given)."""

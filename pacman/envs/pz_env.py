@@ -43,9 +43,8 @@ from pacman.envs.encoding import (
     fallback_action,
     grid_space,
     resolve_action,
-    symbolic_observation,
-    symbolic_space,
 )
+from pacman.envs.observation import make_observation
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -97,12 +96,10 @@ class _Match:
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         self._encoder = GridEncoder(self.layout, k, extra_channels=1)
         self._renderer = Renderer(self.layout, fps=_METADATA["render_fps"])
-        if obs_type == "grid":
-            inner: spaces.Space[Any] = grid_space(self.layout, k, extra_channels=1)
-        elif obs_type == "symbolic":
-            inner = symbolic_space(self.layout, k)
-        else:
-            inner = self._renderer.observation_space()
+        self._observation = make_observation(
+            self.obs_type, self._encoder, self._renderer, extra_channels=1
+        )
+        inner = self._observation.space
         mask = spaces.Box(low=0, high=1, shape=(len(ACTIONS),), dtype=np.int8)
         self.observation_spaces = {
             a: spaces.Dict({"observation": inner, "action_mask": mask})
@@ -148,12 +145,7 @@ class _Match:
     def _observe(self, agent: str) -> dict[str, Any]:
         i = self.agent_name_mapping[agent]
         state = self._state
-        if self.obs_type == "grid":
-            obs: Any = self._encoder.observation(mark=state.agent_position(i))
-        elif self.obs_type == "symbolic":
-            obs = symbolic_observation(state, self._encoder.grid)
-        else:
-            obs = self._renderer.rgb_array(state)
+        obs = self._observation.observe(state, state.agent_position(i))
         return {"observation": obs, "action_mask": action_mask(state.legal_actions(i))}
 
     def _zero_sum(self, delta: int) -> dict[str, float]:
