@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, Protocol, SupportsFloat
 
@@ -15,7 +16,13 @@ from pacman.core.layout import Layout, load_layout
 from pacman.core.state import GameState
 from pacman.core.types import Direction
 from pacman.envs._common import Renderer, check_max_steps, check_num_ghosts
-from pacman.envs.encoding import ACTIONS, GridEncoder, action_mask, check_obs_type, resolve_action
+from pacman.envs.encoding import (
+    ACTIONS,
+    GridEncoder,
+    action_mask,
+    check_obs_type,
+    resolve_action,
+)
 from pacman.envs.observation import make_observation
 
 if TYPE_CHECKING:
@@ -25,6 +32,7 @@ __all__ = ["GHOST_POLICIES", "GhostFactory", "GhostPolicy", "PacmanEnv"]
 
 _CACHE_LIMIT: Final = 200_000
 _STOP_ONLY: Final = (Direction.STOP,)
+_N_ACTIONS: Final = len(ACTIONS)
 
 
 class GhostPolicy(Protocol):
@@ -72,11 +80,13 @@ class _MemoGhost:
 
     A built-in ghost's distribution is a pure function of a few features of the state
     (see the key functions above), so it is computed once per distinct key and then
-    sampled with the ghost's own sampler and generator: the actions are identical to
-    calling the ghost (a test checks it), at a fraction of the cost.
+    sampled the way the classic sampler does (`agents.players.sample_table`: one draw
+    from the ghost's own generator, the first cumulative sum that reaches it): the
+    actions are identical to calling the ghost (a test checks it), at a fraction of the
+    cost.
     """
 
-    __slots__ = ("_cache", "_ghost", "_index", "_key", "_sample", "_table")
+    __slots__ = ("_cache", "_ghost", "_index", "_key", "_rng", "_table")
 
     def __init__(
         self,
@@ -84,24 +94,48 @@ class _MemoGhost:
         key: Callable[[GameState, int], tuple[Any, ...]],
         cache: dict[tuple[Any, ...], Any],
     ) -> None:
-        from agents.players import classic_table, sample_table
+        from agents.players import classic_table
 
         self._ghost = ghost
         self._index: int = ghost.index
         self._key = key
         self._cache = cache  # key -> the classic sampler's precomputed table
         self._table = classic_table
-        self._sample = sample_table
+        self._rng = ghost.rng  # (a bound .random would be shared by deepcopy)
+
+    def _miss(self, state: GameState, key: tuple[Any, ...]) -> Any:
+        if len(self._cache) >= _CACHE_LIMIT:
+            self._cache.clear()
+        table = self._table(self._ghost.distribution(state))
+        self._cache[key] = table
+        return table
 
     def get_action(self, state: GameState) -> Direction:
         key = self._key(state, self._index)
         table = self._cache.get(key)
         if table is None:
-            if len(self._cache) >= _CACHE_LIMIT:
-                self._cache.clear()
-            table = self._table(self._ghost.distribution(state))
-            self._cache[key] = table
-        return self._sample(table, self._ghost.rng)
+            table = self._miss(state, key)
+        actions, cumulative = table
+        i = bisect_left(cumulative, self._rng.random())
+        return actions[i] if i < len(actions) else actions[-1]  # type: ignore[no-any-return]
+
+
+class _MemoDirectionalGhost(_MemoGhost):
+    """`_MemoGhost` with `_directional_key` inlined (the default ghosts: the hot path)."""
+
+    __slots__ = ()
+
+    def get_action(self, state: GameState) -> Direction:
+        i = self._index
+        x, y = state.agent_position(i)
+        px, py = state.pacman_position
+        key = (state.legal_actions(i), state.scared_timer(i) > 0, px - x, py - y)
+        table = self._cache.get(key)
+        if table is None:
+            table = self._miss(state, key)
+        actions, cumulative = table
+        j = bisect_left(cumulative, self._rng.random())
+        return actions[j] if j < len(actions) else actions[-1]  # type: ignore[no-any-return]
 
 
 class PacmanEnv(gym.Env[Any, np.int64]):
@@ -260,7 +294,9 @@ class PacmanEnv(gym.Env[Any, np.int64]):
         ghosts: list[GhostPolicy] = []
         for i, ghost_seed in enumerate(seeds, start=1):
             ghost = self._factory(i, random.Random(ghost_seed))
-            if self._memo_key is not None:
+            if self._memo_key is _directional_key:
+                ghost = _MemoDirectionalGhost(ghost, _directional_key, self._memo)
+            elif self._memo_key is not None:
                 ghost = _MemoGhost(ghost, self._memo_key, self._memo)
             ghosts.append(ghost)
         self._ghosts = ghosts
@@ -284,10 +320,19 @@ class PacmanEnv(gym.Env[Any, np.int64]):
                 ``strict``.
             TerminalStateError: If the game is over (call `reset`).
         """
-        state = self.state
+        state = self._state
+        if state is None:
+            raise gym.error.ResetNeeded("call reset() before using the env")
         if state.is_terminal():
             raise TerminalStateError("the game is over; call reset() to start a new one")
-        direction, illegal = resolve_action(state, 0, action, strict=self.strict)
+        # Fast path for the common case, a legal plain int; resolve_action does the rest.
+        if type(action) is int and 0 <= action < _N_ACTIONS:
+            direction = ACTIONS[action]
+            illegal = direction not in state.legal_actions(0)
+            if illegal:
+                direction, illegal = resolve_action(state, 0, action, strict=self.strict)
+        else:
+            direction, illegal = resolve_action(state, 0, action, strict=self.strict)
         before = state.score
         state = state.successor(0, direction)
         for i, ghost in enumerate(self._ghosts, start=1):
@@ -295,18 +340,19 @@ class PacmanEnv(gym.Env[Any, np.int64]):
                 break
             state = state.successor(i, ghost.get_action(state))
         self._state = state
-        self._steps += 1
+        self._steps = steps = self._steps + 1
         self._observation.update(state)
         terminated = state.is_terminal()
-        truncated = not terminated and self.max_steps is not None and self._steps >= self.max_steps
+        truncated = not terminated and self.max_steps is not None and steps >= self.max_steps
         if self.render_mode == "human":
             self.render()
+        score = state.score
         info = {
             "action_mask": action_mask(state.legal_actions(0) or _STOP_ONLY),
-            "score": state.score,
+            "score": score,
             "illegal_action": illegal,
         }
-        return self._observe(state), state.score - before, terminated, truncated, info
+        return self._observation.observe(state), score - before, terminated, truncated, info
 
     def action_masks(self) -> NDArray[np.bool_]:
         """The legal actions now, as a ``bool`` array of shape ``(5,)``.
