@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, ClassVar, Protocol, TypeAlias
 
 from agents.evaluation import reflex_evaluation, score_evaluation
@@ -204,6 +204,15 @@ class _Ghost:
     def distribution(self, state: GameState) -> dict[Direction, float]:
         raise NotImplementedError
 
+    def memo_key(self, state: GameState) -> Hashable:
+        """The features of ``state`` that `distribution` depends on, and nothing else.
+
+        Two states with the same key get the same distribution, so a caller may compute
+        it once per key (the Gymnasium env does) and sample it with this ghost's own
+        generator: the actions are the same as `get_action`'s.
+        """
+        raise NotImplementedError
+
     def get_action(self, state: GameState) -> Direction:
         """Sample an action from this ghost's distribution."""
         dist = self.distribution(state)
@@ -223,6 +232,10 @@ class RandomGhost(_Ghost):
     def distribution(self, state: GameState) -> dict[Direction, float]:
         """Uniform probabilities over the legal actions."""
         return _normalised({a: 1.0 for a in state.legal_actions(self.index)})
+
+    def memo_key(self, state: GameState) -> Hashable:
+        """The legal actions: all that a uniform choice reads."""
+        return state.legal_actions(self.index)
 
 
 class DirectionalGhost(_Ghost):
@@ -249,6 +262,16 @@ class DirectionalGhost(_Ghost):
         super().__init__(index, rng)
         self.prob_attack = prob_attack
         self.prob_flee = prob_flee
+
+    def memo_key(self, state: GameState) -> Hashable:
+        """The legal actions, whether it is scared, and the offset to Pacman.
+
+        The distances it compares are from its next positions to Pacman's, so only the
+        offset counts, not where on the board the two are.
+        """
+        x, y = state.agent_position(self.index)
+        px, py = state.pacman_position
+        return (state.legal_actions(self.index), state.scared_timer(self.index) > 0, px - x, py - y)
 
     def distribution(self, state: GameState) -> dict[Direction, float]:
         """The classic directional distribution over the legal actions."""

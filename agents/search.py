@@ -67,11 +67,20 @@ def minimax(
     Raises:
         ValueError: If ``depth < 1`` or the root is terminal.
 
-    >>> from autograder.tree import TreeGame
-    >>> g = TreeGame.from_edges("A", [("A", "l", "B"), ("A", "r", "C")],
-    ...                         {"B": 3, "C": 5}, num_agents=1)
-    >>> minimax(g.root, depth=1, evaluate=g.evaluate).action
-    'r'
+    Any game with the `GameStateLike` methods will do; here agent 0 picks a number:
+
+    >>> class Pick:
+    ...     num_agents = 1
+    ...     def __init__(self, picked=None):
+    ...         self.picked = picked
+    ...     def legal_actions(self, agent):
+    ...         return (3, 5) if self.picked is None else ()
+    ...     def successor(self, agent, action):
+    ...         return Pick(action)
+    ...     def is_terminal(self):
+    ...         return self.picked is not None
+    >>> minimax(Pick(), depth=1, evaluate=lambda s: s.picked)
+    SearchResult(value=5, action=5, generated=2)
     """
     _check(state, depth)
     num_agents = state.num_agents

@@ -15,6 +15,7 @@ from typing import Any
 
 from pacman import __version__
 from pacman._cli_parser import Parser
+from pacman.batch import main as eval_main
 from pacman.core.errors import AgentError, LayoutError, PacmanError
 from pacman.core.game import (
     AgentCrashError,
@@ -26,7 +27,11 @@ from pacman.core.game import (
 from pacman.core.layout import Layout, layout_names, load_layout, shipped_layout_path
 from pacman.core.state import GameState
 from pacman.core.types import Direction
+from pacman.registry import agent_names, parse_agent_args
+from pacman.render.export import export_game
+from pacman.render.frame import DEFAULT_CELL_SIZE
 from pacman.render.text import NullDisplay, TextDisplay
+from pacman.render.window import open_window
 from pacman.runner import MatchSpec, build_agents, game_seed
 
 __all__ = ["MAX_RECORD_BYTES", "build_parser", "load_replay", "main"]
@@ -221,8 +226,6 @@ def _make_display(args: argparse.Namespace) -> Any:
     if args.text:
         return TextDisplay(args.frame_time)
     try:
-        from pacman.render.window import open_window  # type: ignore[import-not-found,unused-ignore]
-
         return open_window(zoom=args.zoom, frame_time=args.frame_time, overlay=args.overlay)
     except (ImportError, PacmanError) as exc:
         reason = str(exc) or type(exc).__name__
@@ -357,9 +360,6 @@ def _replay(args: argparse.Namespace) -> int:
 def _export(record: GameRecord, path: str | Path, args: argparse.Namespace) -> bool:
     """Export ``record`` to ``path`` as the flags say; print one line; False on failure."""
     try:
-        from pacman.render.export import export_game
-        from pacman.render.frame import DEFAULT_CELL_SIZE
-
         frames = export_game(
             record,
             path,
@@ -407,11 +407,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "eval":
-        try:
-            from pacman.batch import main as eval_main  # type: ignore[import-not-found,unused-ignore]
-        except ImportError:
-            print(f"{PROG}: error: batch evaluation is not available", file=sys.stderr)
-            return 1
         return int(eval_main(argv[1:]))
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -419,8 +414,6 @@ def _main(argv: Sequence[str] | None) -> int:
         print("\n".join(layout_names()))
         return 0
     if args.list_agents:
-        from agents.registry import agent_names
-
         print("\n".join(agent_names()))
         return 0
     problem = _conflict(args)
@@ -445,8 +438,6 @@ def _conflict(args: argparse.Namespace) -> str | None:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from agents.registry import parse_agent_args
-
     try:
         layout: Layout = load_layout(args.layout)
         pacman_args = parse_agent_args(args.agent_args)

@@ -8,12 +8,14 @@ seed only.
 from __future__ import annotations
 
 import random
+import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from pacman.core.game import derive_seed
 from pacman.core.layout import Layout
+from pacman.registry import make_agent
 
 __all__ = ["MatchSpec", "build_agents", "game_seed", "rerun_command"]
 
@@ -43,8 +45,6 @@ def build_agents(match: MatchSpec, layout: Layout, num_ghosts: int, seed: int) -
     Raises:
         AgentError: If an agent name or argument is wrong.
     """
-    from agents.registry import make_agent
-
     k = min(num_ghosts, layout.num_ghosts)
     agents = [
         make_agent(
@@ -84,8 +84,6 @@ def rerun_command(
     >>> rerun_command(MatchSpec("AlphaBetaAgent", pacman_args={"depth": "2"}), "smallClassic", 2, 7)
     'pacman -l smallClassic -p AlphaBetaAgent -a depth=2 -g RandomGhost -k 2 --seed 7'
     """
-    import shlex
-
     if match.ghost_args:
         return None
     words = ["pacman", "-l", layout, "-p", match.pacman]

@@ -12,7 +12,9 @@ that would fail at module level. The rules checked here:
   next to the student's code) imports nothing of the autograder outside itself;
 - neither ``pacman`` nor ``agents`` imports the autograder.
 
-The same walk can check ``pacman`` and ``agents`` (see `project_imports`).
+- ``pacman`` and ``agents`` (`LAYERED`): no loop between their files, the layering
+  ``pacman.core <- agents <- pacman``, and no function-level import except of optional
+  third-party libraries.
 """
 
 from __future__ import annotations
@@ -244,3 +246,106 @@ def test_the_engine_and_agents_never_import_the_autograder(package: str) -> None
         if i.target.startswith("autograder")
     ]
     assert found == []
+
+
+# ------------------------------------------------------------- pacman and agents
+# The layering: pacman.core <- agents <- pacman (registry, runner, envs, batch, cli, ...).
+# Add a package to LAYERED to hold it to the same three rules (autograder has its own
+# layer rules above).
+
+LAYERED = ("pacman", "agents")
+"""Packages whose files may not form a loop or import a project module in a function."""
+
+TOP_LEVEL_ALLOWED = {
+    "pacman.core": set(),
+    "agents": {"pacman.core"},
+    "pacman": {"pacman.core", "agents"},
+}
+"""Each top-level part and the parts it may import (``pacman`` is pacman without core)."""
+
+LAZY_THIRD_PARTY = frozenset({"gymnasium", "matplotlib", "numpy", "pygame", "ray"})
+"""Optional libraries imported inside functions on purpose: heavy or optional, loaded
+only when the feature that needs them is used (rendering, plots, Ray, Gymnasium)."""
+
+IMPORTLIB_USERS = {
+    "pacman.envs": "loads pz_env/gym_env on first use: PettingZoo is slow to import",
+    "pacman.render.export": "imports the optional encoders (imageio, PIL) when exporting",
+}
+"""Modules of LAYERED that call `importlib.import_module`, and why."""
+
+
+def _top(module: str) -> str:
+    return "pacman.core" if module.startswith("pacman.core") else module.split(".")[0]
+
+
+@pytest.fixture(scope="module")
+def layered_imports() -> list[Import]:
+    return [i for package in LAYERED for i in project_imports(package)]
+
+
+def test_no_loop_between_files_of_the_layered_packages(layered_imports: list[Import]) -> None:
+    """Loops among the imports that run (module and function level).
+
+    An import under ``if TYPE_CHECKING:`` never runs and may point back (layout.py and
+    navigation.py name each other's classes in annotations).
+    """
+    edges: dict[str, set[str]] = {}
+    for i in layered_imports:
+        if i.where != "typing":
+            edges.setdefault(i.source, set()).add(i.target)
+    assert _cycle(edges) == []
+
+
+def test_the_walk_finds_a_planted_loop() -> None:
+    planted = [
+        Import("pacman.a", "pacman.b", 1, "module"),
+        Import("pacman.b", "pacman.a", 1, "function"),
+    ]
+    edges: dict[str, set[str]] = {}
+    for i in planted:
+        edges.setdefault(i.source, set()).add(i.target)
+    assert _cycle(edges) == ["pacman.a", "pacman.b", "pacman.a"]
+
+
+@pytest.mark.parametrize("part", sorted(TOP_LEVEL_ALLOWED))
+def test_top_level_parts_import_only_downwards(part: str, layered_imports: list[Import]) -> None:
+    wrong = sorted(
+        f"{i.source}:{i.line} imports {i.target}"
+        for i in layered_imports
+        if _top(i.source) == part
+        and _top(i.target) != part
+        and _top(i.target) not in TOP_LEVEL_ALLOWED[part]
+    )
+    assert wrong == []
+
+
+def _function_level_imports(package: str) -> Iterator[tuple[str, int, str]]:
+    for name, path in project_files(package).items():
+        for node, where in _walk(ast.parse(path.read_text(encoding="utf-8")), "module"):
+            if where != "function":
+                continue
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    yield name, node.lineno, alias.name
+            elif isinstance(node, ast.ImportFrom):
+                yield name, node.lineno, "." * node.level + (node.module or "")
+
+
+@pytest.mark.parametrize("package", LAYERED)
+def test_only_optional_libraries_are_imported_in_functions(package: str) -> None:
+    hidden = [
+        f"{source}:{line} imports {target} in a function"
+        for source, line, target in _function_level_imports(package)
+        if target.split(".")[0] not in LAZY_THIRD_PARTY
+    ]
+    assert hidden == []
+
+
+@pytest.mark.parametrize("package", LAYERED)
+def test_importlib_is_used_only_where_it_says_why(package: str) -> None:
+    users = {
+        name
+        for name, path in project_files(package).items()
+        if "import_module(" in path.read_text(encoding="utf-8")
+    }
+    assert users <= set(IMPORTLIB_USERS)

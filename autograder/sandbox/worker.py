@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import importlib.util
 import json
 import os
 import pickle
@@ -39,7 +38,6 @@ from pathlib import Path
 from typing import Any, Final
 
 from agents.evaluation import get_evaluation
-from agents.registry import PACMAN_AGENTS
 from autograder.sandbox import proxy
 from autograder.sandbox.protocol import (
     ANSWER,
@@ -60,6 +58,8 @@ from autograder.sandbox.proxy import MAX_ACTION_CHARS, flush_notices, tree_value
 from autograder.sandbox.student import MultiAgentSearchAgent
 from pacman.classic import MODULES, ClassicState, classic_evaluation, is_classic
 from pacman.core.layout import Layout
+from pacman.loader import import_file
+from pacman.registry import PACMAN_AGENTS
 
 __all__ = ["MEMORY_LIMIT_BYTES", "OUTPUT_LIMIT_BYTES", "SubmissionError", "main"]
 
@@ -222,18 +222,9 @@ class _SubmissionServer:
 
     def load(self, path: str) -> None:
         self.path = str(Path(path).resolve())
-        folder = str(Path(self.path).parent)
-        if folder not in sys.path:
-            sys.path.insert(0, folder)
         name = "_student_" + "".join(c if c.isalnum() else "_" for c in Path(path).stem)
-        spec = importlib.util.spec_from_file_location(name, self.path)
-        if spec is None or spec.loader is None:
-            raise ImportError(f"{path}: cannot be loaded as a Python module")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-        self.module = module
-        self.ok(names=sorted(n for n in vars(module) if not n.startswith("_")))
+        self.module = import_file(self.path, name)
+        self.ok(names=sorted(n for n in vars(self.module) if not n.startswith("_")))
 
     def make_agent(self, source: str, name: str, depth: int | None, evaluation: str | None) -> None:
 

@@ -9,7 +9,9 @@ from collections.abc import Sequence
 
 from pacman._cli_parser import Parser
 from pacman.batch.evaluate import EvalResult, run_evaluation
+from pacman.batch.plot import plot_scores
 from pacman.batch.spec import EvalConfigError, load_config
+from pacman.batch.stats import format_table
 from pacman.core.errors import PacmanError
 from pacman.runner import MatchSpec, rerun_command
 
@@ -99,8 +101,6 @@ def _error(message: str) -> int:
 
 
 def _print_report(result: EvalResult, as_json: bool) -> None:
-    from pacman.batch.stats import format_table
-
     summaries = result.summaries()
     if as_json:
         print(
@@ -171,8 +171,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout = None  # no second error when Python flushes it at exit
         return 0
     if config.plot is not None:
-        from pacman.batch.plot import plot_scores
-
         try:
             plot_scores(list(result.stats.values()), config.plot)
         except OSError as exc:

@@ -20,6 +20,7 @@ from typing import Any, TextIO
 
 from pacman.batch.play import DETERMINISTIC_FIELDS, TIMING_FIELDS
 from pacman.batch.spec import AgentSpec, EvalConfigError
+from pacman.registry import parse_agent_args
 
 __all__ = ["CSV_COLUMNS", "ResultsWriter", "iter_results", "record_key"]
 
@@ -76,8 +77,6 @@ def _to_csv_row(record: dict[str, Any]) -> list[str]:
 
 
 def _from_csv_row(row: dict[str, str]) -> dict[str, Any]:
-    from agents.registry import parse_agent_args
-
     record: dict[str, Any] = dict(row)
     for name in _INT:
         record[name] = int(row[name])

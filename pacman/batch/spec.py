@@ -17,6 +17,7 @@ from typing import Any, Literal
 from pacman.core.errors import AgentError, LayoutError, PacmanError
 from pacman.core.game import derive_seed
 from pacman.core.layout import Layout, load_layout
+from pacman.registry import make_agent, parse_agent_args
 from pacman.tomlfile import TomlFile
 
 __all__ = [
@@ -66,8 +67,6 @@ class AgentSpec:
         Raises:
             AgentError: If the name is empty or an argument is not ``key=value``.
         """
-        from agents.registry import parse_agent_args
-
         text = text.strip()
         cut = text.find(".py:")
         if cut >= 0:
@@ -311,8 +310,6 @@ class Cell:
 
 
 def _check_agent(spec: AgentSpec, index: int, role: str) -> None:
-    from agents.registry import make_agent
-
     try:
         make_agent(spec.name, index, args=spec.args_dict, rng=random.Random(0))
     except AgentError as exc:

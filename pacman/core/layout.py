@@ -10,13 +10,11 @@ import difflib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pacman.core.errors import LayoutError
+from pacman.core.navigation import Navigation
 from pacman.core.types import Position
-
-if TYPE_CHECKING:
-    from pacman.core.navigation import Navigation
 
 __all__ = [
     "MAX_LAYOUT_BYTES",
@@ -230,8 +228,6 @@ class Layout:
         """Precomputed movement tables for this layout (built once, on first use)."""
         nav = self._nav
         if nav is None:
-            from pacman.core.navigation import Navigation
-
             nav = Navigation(self)
             object.__setattr__(self, "_nav", nav)
         return nav

@@ -11,6 +11,9 @@ from gymnasium import spaces
 from pacman.core.errors import RenderingUnavailableError
 from pacman.core.layout import Layout
 from pacman.core.state import GameState
+from pacman.render.frame import FrameRenderer
+from pacman.render.text import render_text
+from pacman.render.window import PygameWindow
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -77,8 +80,6 @@ class Renderer:
     def render(self, state: GameState, mode: str) -> str | NDArray[np.uint8] | None:
         """Render ``state`` in ``mode`` (``"ansi"``, ``"rgb_array"`` or ``"human"``)."""
         if mode == "ansi":
-            from pacman.render.text import render_text
-
             return render_text(state) + "\n"
         if mode == "rgb_array":
             if self._frame is None:
@@ -142,20 +143,9 @@ def _warn_headless_once(problem: Exception) -> None:
 
 
 def _frame_class() -> Any:
-    try:
-        from pacman.render.frame import FrameRenderer
-    except ImportError as exc:
-        raise RenderingUnavailableError(
-            f"rgb rendering needs pygame-ce ({exc}); install it with: pip install pygame-ce"
-        ) from None
+    # pygame itself is imported when a frame is made (RenderingUnavailableError without it).
     return FrameRenderer
 
 
 def _window_class() -> Any:
-    try:
-        from pacman.render.window import PygameWindow
-    except ImportError as exc:
-        raise RenderingUnavailableError(
-            f"human rendering needs pygame-ce ({exc}); install it with: pip install pygame-ce"
-        ) from None
     return PygameWindow

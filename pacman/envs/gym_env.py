@@ -4,25 +4,20 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any, Final, Protocol, SupportsFloat
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from agents.players import DirectionalGhost, RandomGhost, classic_table
 from pacman.core.errors import TerminalStateError
 from pacman.core.layout import Layout, load_layout
 from pacman.core.state import GameState
 from pacman.core.types import Direction
 from pacman.envs._common import Renderer, check_max_steps, check_num_ghosts
-from pacman.envs.encoding import (
-    ACTIONS,
-    GridEncoder,
-    action_mask,
-    check_obs_type,
-    resolve_action,
-)
+from pacman.envs.encoding import ACTIONS, GridEncoder, action_mask, check_obs_type, resolve_action
 from pacman.envs.observation import make_observation
 
 if TYPE_CHECKING:
@@ -47,95 +42,50 @@ GhostFactory = Callable[[int, random.Random], GhostPolicy]
 """Builds the policy of ghost ``index`` with its own seeded generator, e.g. `RandomGhost`."""
 
 
-def _ghost_classes() -> dict[str, GhostFactory]:
-    from agents.players import DirectionalGhost, RandomGhost
-
-    return {"directional": DirectionalGhost, "random": RandomGhost}
+_GHOST_CLASSES: Final[dict[str, GhostFactory]] = {
+    "directional": DirectionalGhost,
+    "random": RandomGhost,
+}
 
 
 GHOST_POLICIES: Final = ("directional", "random")
 """Names accepted by ``ghost_policy``: `agents.DirectionalGhost` and `agents.RandomGhost`."""
 
 
-def _directional_key(state: GameState, i: int) -> tuple[Any, ...]:
-    # DirectionalGhost reads its legal actions, whether it is scared, and the offset to
-    # Pacman (Manhattan distances from its next positions); nothing else.
-    x, y = state.agent_position(i)
-    px, py = state.pacman_position
-    return (state.legal_actions(i), state.scared_timer(i) > 0, px - x, py - y)
-
-
-def _random_key(state: GameState, i: int) -> tuple[Any, ...]:
-    return state.legal_actions(i)  # RandomGhost: uniform over the legal actions
-
-
-_MEMO_KEYS: Final[dict[str, Callable[[GameState, int], tuple[Any, ...]]]] = {
-    "directional": _directional_key,
-    "random": _random_key,
-}
-
-
 class _MemoGhost:
     """A built-in ghost whose action distribution is memoised; same draws, same actions.
 
     A built-in ghost's distribution is a pure function of a few features of the state
-    (see the key functions above), so it is computed once per distinct key and then
-    sampled the way the classic sampler does (`agents.players.sample_table`: one draw
-    from the ghost's own generator, the first cumulative sum that reaches it): the
-    actions are identical to calling the ghost (a test checks it), at a fraction of the
-    cost.
+    (its ``memo_key``), so it is computed once per distinct key and then sampled the way
+    the classic sampler does (`agents.players.sample_table`: one draw from the ghost's
+    own generator, the first cumulative sum that reaches it): the actions are identical
+    to calling the ghost (a test checks it), at a fraction of the cost.
     """
 
-    __slots__ = ("_cache", "_ghost", "_index", "_key", "_rng", "_table")
+    __slots__ = ("_cache", "_ghost", "_key", "_rng")
 
-    def __init__(
-        self,
-        ghost: Any,
-        key: Callable[[GameState, int], tuple[Any, ...]],
-        cache: dict[tuple[Any, ...], Any],
-    ) -> None:
-        from agents.players import classic_table
-
+    def __init__(self, ghost: RandomGhost | DirectionalGhost, cache: dict[Hashable, Any]) -> None:
         self._ghost = ghost
-        self._index: int = ghost.index
-        self._key = key
+        self._key = ghost.memo_key
         self._cache = cache  # key -> the classic sampler's precomputed table
-        self._table = classic_table
-        self._rng = ghost.rng  # (a bound .random would be shared by deepcopy)
+        self._rng = ghost.rng  # (not a bound .random: deepcopy would share that one)
 
-    def _miss(self, state: GameState, key: tuple[Any, ...]) -> Any:
+    def _miss(self, state: GameState, key: Hashable) -> Any:
         if len(self._cache) >= _CACHE_LIMIT:
             self._cache.clear()
-        table = self._table(self._ghost.distribution(state))
+        table = classic_table(self._ghost.distribution(state))
         self._cache[key] = table
         return table
 
     def get_action(self, state: GameState) -> Direction:
-        key = self._key(state, self._index)
+        key = self._key(state)
         table = self._cache.get(key)
         if table is None:
             table = self._miss(state, key)
+        # sample_table inlined (the hot path): one draw, the first cumulative sum reaching it.
         actions, cumulative = table
         i = bisect_left(cumulative, self._rng.random())
         return actions[i] if i < len(actions) else actions[-1]  # type: ignore[no-any-return]
-
-
-class _MemoDirectionalGhost(_MemoGhost):
-    """`_MemoGhost` with `_directional_key` inlined (the default ghosts: the hot path)."""
-
-    __slots__ = ()
-
-    def get_action(self, state: GameState) -> Direction:
-        i = self._index
-        x, y = state.agent_position(i)
-        px, py = state.pacman_position
-        key = (state.legal_actions(i), state.scared_timer(i) > 0, px - x, py - y)
-        table = self._cache.get(key)
-        if table is None:
-            table = self._miss(state, key)
-        actions, cumulative = table
-        j = bisect_left(cumulative, self._rng.random())
-        return actions[j] if j < len(actions) else actions[-1]  # type: ignore[no-any-return]
 
 
 class PacmanEnv(gym.Env[Any, np.int64]):
@@ -243,17 +193,16 @@ class PacmanEnv(gym.Env[Any, np.int64]):
         self.layout = layout if isinstance(layout, Layout) else load_layout(layout)
         self.num_ghosts = check_num_ghosts(num_ghosts, self.layout)
         if isinstance(ghost_policy, str):
-            classes = _ghost_classes()
-            if ghost_policy not in classes:
+            if ghost_policy not in _GHOST_CLASSES:
                 raise ValueError(
                     f"unknown ghost_policy {ghost_policy!r}; expected one of "
                     f"{', '.join(GHOST_POLICIES)} or a callable (index, rng) -> ghost"
                 )
-            self._factory: GhostFactory = classes[ghost_policy]
-            self._memo_key = _MEMO_KEYS.get(ghost_policy)
+            self._factory: GhostFactory = _GHOST_CLASSES[ghost_policy]
+            self._memoise = True
         elif callable(ghost_policy):
             self._factory = ghost_policy
-            self._memo_key = None
+            self._memoise = False
         else:
             raise ValueError(f"ghost_policy must be a name or a callable, got {ghost_policy!r}")
         self.max_steps = check_max_steps(max_steps)
@@ -267,7 +216,7 @@ class PacmanEnv(gym.Env[Any, np.int64]):
         self._observation = make_observation(self.obs_type, self._encoder, self._renderer)
         self.observation_space: spaces.Space[Any] = self._observation.space
 
-        self._memo: dict[tuple[Any, ...], Any] = {}
+        self._memo: dict[Hashable, Any] = {}
         self._initial = GameState.initial(self.layout, self.num_ghosts)  # immutable: reused
         self._state: GameState | None = None
         self._ghosts: list[GhostPolicy] = []
@@ -294,10 +243,9 @@ class PacmanEnv(gym.Env[Any, np.int64]):
         ghosts: list[GhostPolicy] = []
         for i, ghost_seed in enumerate(seeds, start=1):
             ghost = self._factory(i, random.Random(ghost_seed))
-            if self._memo_key is _directional_key:
-                ghost = _MemoDirectionalGhost(ghost, _directional_key, self._memo)
-            elif self._memo_key is not None:
-                ghost = _MemoGhost(ghost, self._memo_key, self._memo)
+            if self._memoise:
+                assert isinstance(ghost, RandomGhost | DirectionalGhost)
+                ghost = _MemoGhost(ghost, self._memo)
             ghosts.append(ghost)
         self._ghosts = ghosts
         state = self._initial

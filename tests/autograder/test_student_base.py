@@ -11,6 +11,7 @@ from agents.evaluation import better_evaluation, score_evaluation
 from autograder.cli import STARTER
 from autograder.sandbox.student import MultiAgentSearchAgent, resolve_evaluation
 from pacman.cli import main as pacman_main
+from pacman.registry import make_agent
 
 SOLUTION = Path(__file__).with_name("fixtures") / "solution" / "multi_agents.py"
 
@@ -77,8 +78,6 @@ def test_pacman_command_runs_a_student_agent_with_the_base(
 
 
 def test_evalfn_better_means_the_students_own_function(tmp_path: Path) -> None:
-    from agents.registry import make_agent
-
     student = tmp_path / "multi_agents.py"
     student.write_text(
         "from autograder.sandbox.student import MultiAgentSearchAgent\n"

@@ -1,4 +1,7 @@
-"""Build agents from command-line specs.
+"""The agent registry: build agents from command-line specs.
+
+It sits above `agents` (``pacman.core <- agents <- pacman.registry``): the reference
+agents are imported here, and `agents` knows nothing of names or files.
 
 A spec is a name (``AlphaBetaAgent``) or a file and class (``path/to/file.py:ClassName``);
 arguments come as ``depth=3,evalFn=better``.
@@ -8,21 +11,22 @@ from __future__ import annotations
 
 import difflib
 import hashlib
-import importlib.util
 import inspect
 import random
-import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from agents import players
 from agents.evaluation import get_evaluation
-from pacman.classic import MODULES, ClassicAgent, is_classic
+from pacman.classic import ClassicAgent, is_classic
 from pacman.core.errors import AgentError
+from pacman.loader import import_file
+from pacman.render.keyboard import KeyboardAgent
 
 __all__ = [
     "GHOST_AGENTS",
+    "OTHER_AGENTS",
     "PACMAN_AGENTS",
     "agent_names",
     "make_agent",
@@ -46,15 +50,15 @@ GHOST_AGENTS: dict[str, type] = {
 }
 """Ghost agents by command-line name."""
 
-_LAZY: dict[str, str] = {"KeyboardAgent": "pacman.render.keyboard:KeyboardAgent"}
-"""Agents that live outside this package (imported only when asked for)."""
+OTHER_AGENTS: dict[str, type] = {"KeyboardAgent": KeyboardAgent}
+"""Agents that are not in `agents`: you, at the keyboard of the window."""
 
 _EVAL_KEYS = frozenset({"evalFn", "evaluate", "eval_fn", "evaluation"})
 
 
 def agent_names() -> list[str]:
     """Every agent name the command line accepts."""
-    return sorted({*PACMAN_AGENTS, *GHOST_AGENTS, *_LAZY})
+    return sorted({*PACMAN_AGENTS, *GHOST_AGENTS, *OTHER_AGENTS})
 
 
 def parse_agent_args(text: str | None) -> dict[str, str]:
@@ -90,20 +94,8 @@ def _load_from_file(spec: str) -> type:
     # Named after the file's path by a stable digest (str hashes change per process).
     digest = hashlib.blake2b(str(path.resolve()).encode(), digest_size=8).hexdigest()
     module_name = f"_pacman_user_{digest}"
-    # Let the file import its neighbours (e.g. a student's helper module).
-    folder = str(path.resolve().parent)
-    if folder not in sys.path:
-        sys.path.insert(0, folder)
-    # A classic file imports `util` and `game`: ours come last, so the file's own win.
-    if MODULES not in sys.path:
-        sys.path.append(MODULES)
-    mod_spec = importlib.util.spec_from_file_location(module_name, path)
-    if mod_spec is None or mod_spec.loader is None:
-        raise AgentError(f"{path_text}: cannot load as a Python module")
-    module = importlib.util.module_from_spec(mod_spec)
-    sys.modules[module_name] = module
     try:
-        mod_spec.loader.exec_module(module)
+        module = import_file(path, module_name)
     except SyntaxError as exc:
         raise AgentError(f"{path_text}:{exc.lineno}: syntax error: {exc.msg}") from None
     except Exception as exc:
@@ -133,14 +125,8 @@ def resolve_agent_class(name: str) -> type:
         return PACMAN_AGENTS[name]
     if name in GHOST_AGENTS:
         return GHOST_AGENTS[name]
-    if name in _LAZY:
-        module_name, _, attr = _LAZY[name].partition(":")
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError as exc:
-            raise AgentError(f"agent {name!r} is unavailable: {exc}") from None
-        cls: type = getattr(module, attr)
-        return cls
+    if name in OTHER_AGENTS:
+        return OTHER_AGENTS[name]
     close = difflib.get_close_matches(name, agent_names(), n=3, cutoff=0.5)
     hint = f"; did you mean {', '.join(close)}?" if close else ""
     raise AgentError(
