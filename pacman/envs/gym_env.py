@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any, Final, Protocol, SupportsFloat
 
@@ -10,7 +11,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from agents.players import DirectionalGhost, RandomGhost, classic_table, sample_table
+from agents.players import DirectionalGhost, RandomGhost, classic_table
 from pacman.core.errors import TerminalStateError
 from pacman.core.layout import Layout, load_layout
 from pacman.core.state import GameState
@@ -26,6 +27,7 @@ __all__ = ["GHOST_POLICIES", "GhostFactory", "GhostPolicy", "PacmanEnv"]
 
 _CACHE_LIMIT: Final = 200_000
 _STOP_ONLY: Final = (Direction.STOP,)
+_N_ACTIONS: Final = len(ACTIONS)
 
 
 class GhostPolicy(Protocol):
@@ -54,29 +56,36 @@ class _MemoGhost:
     """A built-in ghost whose action distribution is memoised; same draws, same actions.
 
     A built-in ghost's distribution is a pure function of a few features of the state
-    (its ``memo_key``), so it is computed once per distinct key and then
-    sampled with the ghost's own sampler and generator: the actions are identical to
-    calling the ghost (a test checks it), at a fraction of the cost.
+    (its ``memo_key``), so it is computed once per distinct key and then sampled the way
+    the classic sampler does (`agents.players.sample_table`: one draw from the ghost's
+    own generator, the first cumulative sum that reaches it): the actions are identical
+    to calling the ghost (a test checks it), at a fraction of the cost.
     """
 
-    __slots__ = ("_cache", "_ghost", "_key", "_sample", "_table")
+    __slots__ = ("_cache", "_ghost", "_key", "_rng")
 
     def __init__(self, ghost: RandomGhost | DirectionalGhost, cache: dict[Hashable, Any]) -> None:
         self._ghost = ghost
         self._key = ghost.memo_key
         self._cache = cache  # key -> the classic sampler's precomputed table
-        self._table = classic_table
-        self._sample = sample_table
+        self._rng = ghost.rng  # (not a bound .random: deepcopy would share that one)
+
+    def _miss(self, state: GameState, key: Hashable) -> Any:
+        if len(self._cache) >= _CACHE_LIMIT:
+            self._cache.clear()
+        table = classic_table(self._ghost.distribution(state))
+        self._cache[key] = table
+        return table
 
     def get_action(self, state: GameState) -> Direction:
         key = self._key(state)
         table = self._cache.get(key)
         if table is None:
-            if len(self._cache) >= _CACHE_LIMIT:
-                self._cache.clear()
-            table = self._table(self._ghost.distribution(state))
-            self._cache[key] = table
-        return self._sample(table, self._ghost.rng)
+            table = self._miss(state, key)
+        # sample_table inlined (the hot path): one draw, the first cumulative sum reaching it.
+        actions, cumulative = table
+        i = bisect_left(cumulative, self._rng.random())
+        return actions[i] if i < len(actions) else actions[-1]  # type: ignore[no-any-return]
 
 
 class PacmanEnv(gym.Env[Any, np.int64]):
@@ -259,10 +268,19 @@ class PacmanEnv(gym.Env[Any, np.int64]):
                 ``strict``.
             TerminalStateError: If the game is over (call `reset`).
         """
-        state = self.state
+        state = self._state
+        if state is None:
+            raise gym.error.ResetNeeded("call reset() before using the env")
         if state.is_terminal():
             raise TerminalStateError("the game is over; call reset() to start a new one")
-        direction, illegal = resolve_action(state, 0, action, strict=self.strict)
+        # Fast path for the common case, a legal plain int; resolve_action does the rest.
+        if type(action) is int and 0 <= action < _N_ACTIONS:
+            direction = ACTIONS[action]
+            illegal = direction not in state.legal_actions(0)
+            if illegal:
+                direction, illegal = resolve_action(state, 0, action, strict=self.strict)
+        else:
+            direction, illegal = resolve_action(state, 0, action, strict=self.strict)
         before = state.score
         state = state.successor(0, direction)
         for i, ghost in enumerate(self._ghosts, start=1):
@@ -270,18 +288,19 @@ class PacmanEnv(gym.Env[Any, np.int64]):
                 break
             state = state.successor(i, ghost.get_action(state))
         self._state = state
-        self._steps += 1
+        self._steps = steps = self._steps + 1
         self._observation.update(state)
         terminated = state.is_terminal()
-        truncated = not terminated and self.max_steps is not None and self._steps >= self.max_steps
+        truncated = not terminated and self.max_steps is not None and steps >= self.max_steps
         if self.render_mode == "human":
             self.render()
+        score = state.score
         info = {
             "action_mask": action_mask(state.legal_actions(0) or _STOP_ONLY),
-            "score": state.score,
+            "score": score,
             "illegal_action": illegal,
         }
-        return self._observe(state), state.score - before, terminated, truncated, info
+        return self._observation.observe(state), score - before, terminated, truncated, info
 
     def action_masks(self) -> NDArray[np.bool_]:
         """The legal actions now, as a ``bool`` array of shape ``(5,)``.
