@@ -21,11 +21,11 @@ from pacman.batch.backends import (
     iter_local,
     iter_ray,
 )
-from pacman.batch.progress import Progress
 from pacman.batch.results import ResultsWriter, iter_results, record_key
 from pacman.batch.spec import Cell, EvalConfig, EvalConfigError, GameTask, build_cells, iter_tasks
 from pacman.batch.stats import ConfigStats
 from pacman.core.game import GameRecord
+from pacman.progress import Progress
 
 __all__ = ["FAILED_OUTCOMES", "EvalResult", "check_extras", "run_evaluation"]
 

@@ -26,6 +26,7 @@ from typing import Any, Final
 from pacman.core.errors import PacmanError
 from pacman.core.game import GameRecord, replay
 from pacman.core.state import GameState
+from pacman.progress import Progress
 from pacman.render import frame as _frame
 from pacman.render.frame import DEFAULT_CELL_SIZE, FrameRenderer
 
@@ -70,31 +71,15 @@ def frame_palette() -> list[tuple[int, int, int]]:
     return colors[:256]
 
 
-def _progress_bar(label: str, total: int, enabled: bool | None) -> Any:
-    """A callable ``tick(done)`` drawing a bar on stderr, or a no-op.
+def _progress_bar(label: str, total: int, enabled: bool | None) -> Progress:
+    """The export's progress bar on stderr.
 
-    ``enabled=None`` shows the bar only when stderr is a terminal and the export is
-    long enough to be worth it.
+    ``enabled=None`` shows it only when stderr is a terminal and the export is long
+    enough to be worth it.
     """
-    stream = sys.stderr
     if enabled is None:
-        enabled = total >= 50 and stream.isatty()
-    if not enabled:
-        return lambda done: None
-    width = 30
-    last = [-1]
-
-    def tick(done: int) -> None:
-        filled = width * done // max(1, total)
-        if filled == last[0] and done != total:
-            return
-        last[0] = filled
-        bar = "#" * filled + "." * (width - filled)
-        end = "\n" if done >= total else ""
-        stream.write(f"\r{label} [{bar}] {done}/{total}{end}")
-        stream.flush()
-
-    return tick
+        enabled = total >= 50 and sys.stderr.isatty()
+    return Progress(total, enabled=enabled, unit="frames", label=label)
 
 
 def export_game(
@@ -144,10 +129,11 @@ def export_game(
     try:
         if suffix == ".png":
             return _write_png(renderer, states, out, frame)
-        tick = _progress_bar(f"exporting {out.name}", len(states), progress)
-        frames = _frames(renderer, states, tick)
+        bar = _progress_bar(f"exporting {out.name}", len(states), progress)
+        frames = _frames(renderer, states, bar)
         write = _write_gif if suffix == ".gif" else _write_mp4
         write(frames, renderer.size, out, frame_time)
+        bar.close()
         return len(states)
     except OSError as exc:
         raise ExportError(f"{out}: cannot write: {exc.strerror or exc}") from None
@@ -163,16 +149,16 @@ def _require(module: str, package: str, what: str) -> Any:
         ) from None
 
 
-def _frames(renderer: FrameRenderer, states: Sequence[GameState], tick: Any) -> Iterator[bytes]:
+def _frames(renderer: FrameRenderer, states: Sequence[GameState], bar: Progress) -> Iterator[bytes]:
     """Yield each state's frame as packed RGB bytes (turn numbers in the info bar).
 
-    ``tick(done)`` is called once the consumer asks for the frame after, so the progress
-    bar counts frames encoded, not only drawn.
+    The bar counts a frame once the consumer asks for the frame after, so it counts
+    frames encoded, not only drawn.
     """
     n = states[0].num_agents
     for i, state in enumerate(states):
         yield renderer.rgb_bytes(state, turn=(i + n - 1) // n)
-        tick(i + 1)
+        bar.update()
 
 
 def _write_png(

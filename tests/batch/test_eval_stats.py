@@ -97,7 +97,7 @@ def test_table_has_one_row_per_configuration() -> None:
 def test_progress_line_counts_rate_from_the_first_game() -> None:
     import io
 
-    from pacman.batch.progress import Progress
+    from pacman.progress import Progress
 
     stream = io.StringIO()
     bar = Progress(10, skipped=2, stream=stream, interval=0.0)

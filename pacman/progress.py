@@ -1,7 +1,8 @@
-"""A one-line progress bar on stderr: games done, games per second, time left.
+"""The one progress bar: things done, things per second, time left, on one line of stderr.
 
-On a terminal the line is redrawn in place at most ten times a second; into a file or
-pipe a plain line is written every ``interval`` seconds instead, so logs stay readable.
+Batch evaluation counts games with it and video export counts frames. On a terminal the
+line is redrawn in place at most ten times a second; into a file or pipe a plain line is
+written every ``interval`` seconds instead, so logs stay readable.
 """
 
 from __future__ import annotations
@@ -26,14 +27,16 @@ def format_duration(seconds: float) -> str:
 
 
 class Progress:
-    """Progress of a run of ``total`` games, ``skipped`` of which were already done.
+    """Progress of a run of ``total`` things, ``skipped`` of which were already done.
 
     Args:
-        total: Games in the grid.
+        total: Things to do (games in the grid, frames to export).
         skipped: Games found in the results file, not played again.
         stream: Where to draw (default stderr).
         enabled: Draw nothing when false.
         interval: Seconds between lines when ``stream`` is not a terminal.
+        unit: What is counted, in the plural (``"games"``, ``"frames"``).
+        label: Text before the bar (e.g. ``"exporting game.gif"``).
     """
 
     def __init__(
@@ -44,7 +47,11 @@ class Progress:
         stream: TextIO | None = None,
         enabled: bool = True,
         interval: float = 10.0,
+        unit: str = "games",
+        label: str | None = None,
     ) -> None:
+        self.unit = unit
+        self.label = label
         self.total = total
         self.skipped = skipped
         self.played = 0
@@ -59,7 +66,7 @@ class Progress:
         self._last_draw = -1e9
 
     def update(self, failed: bool = False) -> None:
-        """Count one finished game and redraw if it is time to."""
+        """Count one finished game (frame, ...) and redraw if it is time to."""
         self.played += 1
         self.failed += failed
         now = time.perf_counter()
@@ -84,9 +91,11 @@ class Progress:
         filled = width * done // self.total if self.total else width
         bar = "#" * filled + "." * (width - filled)
         text = (
-            f"[{bar}] {done}/{self.total} games  {rate:.1f} games/s  "
+            f"[{bar}] {done}/{self.total} {self.unit}  {rate:.1f} {self.unit}/s  "
             f"{eta} left  {format_duration(elapsed)} elapsed"
         )
+        if self.label:
+            text = f"{self.label} {text}"
         if self.skipped:
             text += f"  ({self.skipped} from the results file)"
         if self.failed:
