@@ -209,7 +209,7 @@ def test_progress_bar_when_asked(
     record = GameRecord.load(record_file)
     export_game(record, tmp_path / "p.gif", progress=True)
     err = capsys.readouterr().err
-    assert f"exporting p.gif [" in err
+    assert "exporting p.gif [" in err
     assert f"{record.num_moves + 1}/{record.num_moves + 1} frames" in err
 
 
