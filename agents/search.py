@@ -245,14 +245,14 @@ def alpha_beta(
         return v
 
     # The root is a max node whose alpha rises as its children are searched.
-    nonlocal_generated = 0
+    root_generated = 0
     best_value = -_INF
     best_action: Any = None
     alpha = -_INF
     nxt, d = (0, depth - 1) if num_agents == 1 else (1, depth)
     for a in state.legal_actions(0):
         child = state.successor(0, a)
-        nonlocal_generated += 1
+        root_generated += 1
         if observe is not None:
             observe(child)
         v = evaluate(child) if (nxt == 0 and d == 0) else value(child, nxt, d, alpha, _INF)
@@ -260,7 +260,7 @@ def alpha_beta(
             best_value, best_action = v, a
         if v > alpha:
             alpha = v
-    return SearchResult(best_value, best_action, generated + nonlocal_generated)
+    return SearchResult(best_value, best_action, generated + root_generated)
 
 
 def _root(

@@ -28,6 +28,7 @@ from pacman.core.layout import Layout, layout_names, load_layout, shipped_layout
 from pacman.core.state import GameState
 from pacman.core.types import Direction
 from pacman.registry import agent_names, parse_agent_args
+from pacman.render.display import Display
 from pacman.render.export import export_game
 from pacman.render.frame import DEFAULT_CELL_SIZE
 from pacman.render.text import NullDisplay, TextDisplay
@@ -219,7 +220,7 @@ def _zoom(text: str) -> float:
     return value
 
 
-def _make_display(args: argparse.Namespace) -> Any:
+def _make_display(args: argparse.Namespace) -> Display:
     """The display the flags ask for; the window falls back to text without a display."""
     if args.quiet or args.json or args.export:
         return NullDisplay()
@@ -522,7 +523,7 @@ class _Series:
         self.current = 0
         self._hinted = False
 
-    def play(self, layout: Layout, num_ghosts: int, seed: int, display: Any) -> int:
+    def play(self, layout: Layout, num_ghosts: int, seed: int, display: Display) -> int:
         """Play the games; the exit status (0, or 1 if a game failed or a file was not written)."""
         args = self.args
         status = 0
@@ -538,8 +539,7 @@ class _Series:
             state = GameState.initial(layout, num_ghosts)
             try:
                 agents = build_agents(self.match, layout, num_ghosts, gseed)
-                if hasattr(display, "attach"):
-                    display.attach(agents)
+                display.attach(agents)
             except AgentError as exc:
                 print(f"{PROG}: error: {exc}", file=sys.stderr)
                 return 1

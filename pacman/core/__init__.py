@@ -7,6 +7,7 @@ from pacman.core.errors import (
     IllegalActionError,
     LayoutError,
     PacmanError,
+    RecordError,
     RenderingUnavailableError,
     TerminalStateError,
 )
@@ -26,6 +27,7 @@ __all__ = [
     "LayoutError",
     "PacmanError",
     "Position",
+    "RecordError",
     "RenderingUnavailableError",
     "TerminalStateError",
     "layout_names",

@@ -7,6 +7,7 @@ __all__ = [
     "IllegalActionError",
     "LayoutError",
     "PacmanError",
+    "RecordError",
     "RenderingUnavailableError",
     "TerminalStateError",
 ]
@@ -34,6 +35,15 @@ class TerminalStateError(PacmanError, RuntimeError):
 
 class AgentError(PacmanError, ValueError):
     """An agent specification is wrong: unknown name, bad argument, unloadable file."""
+
+
+class RecordError(PacmanError, ValueError):
+    """A saved game record cannot be read or replayed.
+
+    It is unreadable, not JSON, malformed, or its moves do not give its recorded scores
+    and outcome. The message names the file when there is one (``"path:line:col: problem"``
+    for bad JSON).
+    """
 
 
 class RenderingUnavailableError(PacmanError, RuntimeError):

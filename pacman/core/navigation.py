@@ -18,7 +18,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Navigation"]
 
-_MOVES: Final = (Direction.WEST, Direction.EAST, Direction.NORTH, Direction.SOUTH)
 
 GhostEntry = tuple[
     tuple[Direction, ...],
@@ -45,9 +44,9 @@ class Navigation:
         "_index",
         "_max_tables",
         "_order",
+        "agent_start",
         "bit",
         "ghost",
-        "ghost_start",
         "layout",
         "near",
         "pac_legal",
@@ -125,7 +124,9 @@ class Navigation:
                     f: ((f,), {f: (m + half[f], f)}, {f: (m + half[f], f)}) for f in (d, d.reverse)
                 }
         self._index: dict[Position, int] = {xy: p for p, xy in enumerate(self.xy) if xy is not None}
-        self.ghost_start: tuple[int, ...] = (
+        # Every agent's start cell by agent index: Pacman's first, then the ghosts'
+        # (an eaten ghost goes back to its own).
+        self.agent_start: tuple[int, ...] = (
             p2(*layout.pacman_start),
             *(p2(x, y) for x, y in layout.ghost_starts),
         )

@@ -118,7 +118,7 @@ class GameState:
             caps |= 1 << (y * layout.width + x)
         return _make(
             nav,
-            nav.ghost_start[:n],
+            nav.agent_start[:n],
             (_STOP,) * n,
             (0,) * n,
             food,
@@ -244,7 +244,7 @@ class GameState:
                     continue
                 if new_scared[i] > 0:
                     score += SCORE_EAT_GHOST
-                    new_pos[i] = nav.ghost_start[i]
+                    new_pos[i] = nav.agent_start[i]
                     new_dirs[i] = _STOP
                     new_scared[i] = 0
                 elif status != _WIN:
@@ -287,7 +287,7 @@ class GameState:
         if pos[0] in nav.near[nxt]:
             if timer > 0:
                 score += SCORE_EAT_GHOST
-                nxt = nav.ghost_start[agent]
+                nxt = nav.agent_start[agent]
                 dirs = dirs[:agent] + (_STOP,) + dirs[agent + 1 :]
                 scared = scared[:agent] + (0,) + scared[agent + 1 :]
             else:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Final, TextIO
+from collections.abc import Iterable
+from typing import Any, Final, TextIO
 
-from pacman.core.game import GameRecord
+from pacman.core.record import GameRecord
 from pacman.core.state import GameState
 from pacman.core.types import Direction
 
@@ -54,7 +55,10 @@ def render_text(state: GameState) -> str:
 
 
 class NullDisplay:
-    """Shows nothing (``-q``)."""
+    """Shows nothing (``-q``); a `Display`."""
+
+    def attach(self, agents: Iterable[Any]) -> None:
+        """Ignore the agents."""
 
     def start(self, state: GameState) -> None:
         """Begin a game."""

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from agents import AlphaBetaAgent, DirectionalGhost, RandomAgent
-from pacman import Direction, GameState, IllegalActionError
+from pacman import Direction, GameState, IllegalActionError, PacmanError, RecordError
 from pacman.core.game import (
     AgentCrashError,
     AgentTimeoutError,
@@ -107,14 +107,19 @@ def test_record_json_round_trip(tmp_path: Path) -> None:
         ("{not json", "not JSON"),
         ('{"format": "other"}', "not a game record"),
         ('{"format": "pacman-record/1", "actions": []}', "malformed game record"),
+        (None, "cannot read record"),
     ],
 )
-def test_bad_record_files(tmp_path: Path, content: str, message: str) -> None:
+def test_bad_record_files(tmp_path: Path, content: str | None, message: str) -> None:
     path = tmp_path / "bad.json"
-    path.write_text(content)
-    with pytest.raises(ValueError, match=message) as info:
+    if content is not None:
+        path.write_text(content)
+    with pytest.raises(RecordError, match=message) as info:
         GameRecord.load(path)
     assert str(path) in str(info.value)
+    # In the PacmanError family, and still a ValueError for callers that catch that.
+    assert isinstance(info.value, PacmanError)
+    assert isinstance(info.value, ValueError)
 
 
 def test_corrupt_record_names_the_move() -> None:
@@ -123,7 +128,7 @@ def test_corrupt_record_names_the_move() -> None:
     data["actions"] = ["Stop", "Up"]
     data["scores"] = [-1, -1]
     broken = GameRecord.from_dict(data)
-    with pytest.raises(ValueError, match=r"record move 2 \('Up'\)"):
+    with pytest.raises(RecordError, match=r"record move 2 \('Up'\)"):
         list(replay(broken))
 
 
@@ -151,7 +156,7 @@ def test_replay_rejects_a_record_whose_result_does_not_follow(
     assert record.outcome == "lose"
     data = record.to_dict()
     edit(data)
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(RecordError, match=message):
         list(replay(GameRecord.from_dict(data)))
 
 
