@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from pacman.batch.evaluate import run_evaluation
+from pacman.batch.result import GameResult
 from pacman.batch.spec import AgentSpec, EvalConfig
 
 __all__ = ["bench_memory", "bench_scaling", "main"]
@@ -124,7 +125,7 @@ def bench_memory(games: int = 5000, sample: int = 500, jobs: int = 2) -> dict[st
     count = 0
     t0 = time.perf_counter()
 
-    def on_record(record: dict[str, Any]) -> None:
+    def on_record(record: GameResult) -> None:
         nonlocal count
         count += 1
         if count == 1 or count % sample == 0:

@@ -33,6 +33,7 @@ from multiprocessing.process import BaseProcess
 from typing import Any
 
 from pacman.batch.play import failed_record, play_task
+from pacman.batch.result import GameResult
 from pacman.batch.spec import EvalConfigError, GameTask
 
 __all__ = [
@@ -49,8 +50,8 @@ __all__ = [
 
 Numbered = tuple[int, GameTask]
 """A game and its number in the grid."""
-Result = tuple[int, dict[str, Any]]
-"""A game's number and its result record."""
+Result = tuple[int, GameResult]
+"""A game's number and its result."""
 
 PREFETCH = 2
 """Games queued per worker, so a worker never waits for the parent between games."""
@@ -163,7 +164,7 @@ def iter_local(
         workers[workers.index(worker)] = replacement
         return replacement
 
-    def fail_head(worker: _Worker, record: dict[str, Any]) -> Result:
+    def fail_head(worker: _Worker, record: GameResult) -> Result:
         """Give up the worker's running game; its queued games go back in line."""
         number, _ = worker.queued.popleft()
         retry.extend(worker.queued)

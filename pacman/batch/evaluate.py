@@ -21,7 +21,8 @@ from pacman.batch.backends import (
     iter_local,
     iter_ray,
 )
-from pacman.batch.results import ResultsWriter, iter_results, record_key
+from pacman.batch.result import GameResult
+from pacman.batch.results import ResultsWriter, iter_results
 from pacman.batch.spec import Cell, EvalConfig, EvalConfigError, GameTask, build_cells, iter_tasks
 from pacman.batch.stats import ConfigStats
 from pacman.core.game import GameRecord
@@ -71,13 +72,13 @@ def check_extras(config: EvalConfig) -> None:
         check_ray_address(config.address)
 
 
-def _belongs(record: dict[str, Any], cell: Cell, config: EvalConfig) -> bool:
-    game = record["game"]
+def _belongs(record: GameResult, cell: Cell, config: EvalConfig) -> bool:
+    game = record.game
     return bool(
         0 <= game < config.games
-        and record["seed"] == cell.series_seed(config.seed, game)
-        and record["max_turns"] == config.max_turns
-        and record["timeout"] == config.timeout
+        and record.seed == cell.series_seed(config.seed, game)
+        and record.max_turns == config.max_turns
+        and record.timeout == config.timeout
     )
 
 
@@ -86,7 +87,7 @@ def run_evaluation(
     *,
     progress: bool = True,
     stream: TextIO | None = None,
-    on_record: Callable[[dict[str, Any]], None] | None = None,
+    on_record: Callable[[GameResult], None] | None = None,
 ) -> EvalResult:
     """Play every game of ``config``'s grid not already in its results file.
 
@@ -94,7 +95,7 @@ def run_evaluation(
         config: The evaluation.
         progress: Draw a progress bar on ``stream``.
         stream: Where the progress bar goes (default stderr).
-        on_record: Called with every new game's record (after it is written).
+        on_record: Called with every new game's result (after it is written).
 
     Returns:
         The grid and its statistics, counting the games from the results file too.
@@ -112,13 +113,13 @@ def run_evaluation(
     foreign = 0
     if config.out is not None:
         for record in iter_results(config.out):
-            cell_key = record_key(record)[:4]
+            cell_key = record.key[:4]
             cell = by_key.get(cell_key)
             if cell is None or not _belongs(record, cell, config):
                 foreign += 1
                 continue
-            if (cell.key, record["game"]) not in done:
-                done.add((cell.key, record["game"]))
+            if (cell.key, record.game) not in done:
+                done.add((cell.key, record.game))
                 stats[cell.key].add(record)
     save_dir = Path(config.save_games) if config.save_games is not None else None
     if save_dir is not None:
@@ -147,15 +148,14 @@ def run_evaluation(
     try:
         with contextlib.closing(results):
             for _, record in results:
-                game_record = record.pop("game_record", None)
-                if save_dir is not None and game_record is not None:
-                    path = save_dir / f"game-{record['seed']}.json"
-                    GameRecord.from_dict(game_record).save(path)
+                if save_dir is not None and record.game_record is not None:
+                    path = save_dir / f"game-{record.seed}.json"
+                    GameRecord.from_dict(record.game_record).save(path)
                 if writer is not None:
                     writer.write(record)
-                stats[record_key(record)[:4]].add(record)
+                stats[record.key[:4]].add(record)
                 played += 1
-                bar.update(failed=record["outcome"] in FAILED_OUTCOMES)
+                bar.update(failed=record.outcome in FAILED_OUTCOMES)
                 if on_record is not None:
                     on_record(record)
     finally:

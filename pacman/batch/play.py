@@ -1,4 +1,4 @@
-"""Playing one game of an evaluation and turning it into a flat result record.
+"""Playing one game of an evaluation and turning it into a `GameResult`.
 
 This is the code that runs in worker processes (local pool or Ray), so it imports only
 the engine and the agents. `play_task` never raises for anything an agent does: a crash,
@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from pacman.batch.result import GameResult, Timing
 from pacman.batch.spec import GameTask
 from pacman.core.game import GameRecord, run_game
 from pacman.core.layout import Layout
@@ -18,46 +19,10 @@ from pacman.core.state import GameState
 from pacman.core.types import Direction
 from pacman.runner import MatchSpec, build_agents, game_seed
 
-__all__ = [
-    "DETERMINISTIC_FIELDS",
-    "RECORD_FIELDS",
-    "TIMING_FIELDS",
-    "Heartbeat",
-    "failed_record",
-    "play_task",
-]
-
-DETERMINISTIC_FIELDS: tuple[str, ...] = (
-    "pacman",
-    "pacman_args",
-    "ghosts",
-    "ghost_args",
-    "layout",
-    "num_ghosts",
-    "game",
-    "seed",
-    "max_turns",
-    "timeout",
-    "outcome",
-    "win",
-    "score",
-    "turns",
-    "moves",
-    "nodes",
-    "nodes_per_move",
-    "failed_agent",
-    "error",
-)
-"""Record fields that depend only on the grid and the seed: identical on every run."""
-
-TIMING_FIELDS: tuple[str, ...] = ("seconds", "seconds_per_move", "max_seconds_per_move")
-"""Fields of the record's ``timing`` object: wall-clock figures, different on every run."""
+__all__ = ["Heartbeat", "failed_record", "play_task"]
 
 Heartbeat = Callable[[int], None]
 """Told which agent is about to move: before the game and after each move."""
-
-RECORD_FIELDS: tuple[str, ...] = (*DETERMINISTIC_FIELDS, "timing")
-"""Every top-level field of a result record, in the order it is written."""
 
 _layouts: dict[tuple[str, str], Layout] = {}
 """Layouts parsed in this process, so a worker parses each one once."""
@@ -72,6 +37,7 @@ def _layout(task: GameTask) -> Layout:
 
 
 def _base(task: GameTask) -> dict[str, Any]:
+    """The result fields that say which game ``task`` is."""
     return {
         "pacman": task.pacman.name,
         "pacman_args": task.pacman.args_dict,
@@ -93,35 +59,31 @@ def failed_record(
     *,
     outcome: str = "crash",
     failed_agent: int | None = None,
-) -> dict[str, Any]:
-    """The record of a game that ended without a game record (its worker failed).
+) -> GameResult:
+    """The result of a game that ended without a game record (its worker failed).
 
     Score, turns and moves are 0: what was played is lost with the worker.
     """
-    return {
+    return GameResult(
         **_base(task),
-        "outcome": outcome,
-        "win": False,
-        "score": 0,
-        "turns": 0,
-        "moves": 0,
-        "nodes": None,
-        "nodes_per_move": None,
-        "failed_agent": failed_agent,
-        "error": error,
-        "timing": {
-            "seconds": round(seconds, 6),
-            "seconds_per_move": None,
-            "max_seconds_per_move": None,
-        },
-    }
+        outcome=outcome,
+        win=False,
+        score=0,
+        turns=0,
+        moves=0,
+        nodes=None,
+        nodes_per_move=None,
+        failed_agent=failed_agent,
+        error=error,
+        timing=Timing(round(seconds, 6), None, None),
+    )
 
 
-def play_task(task: GameTask, heartbeat: Heartbeat | None = None) -> dict[str, Any]:
-    """Play the game ``task`` describes and return its result record.
+def play_task(task: GameTask, heartbeat: Heartbeat | None = None) -> GameResult:
+    """Play the game ``task`` describes and return its result.
 
-    The record's fields are `RECORD_FIELDS`; with ``task.keep_record`` it also carries
-    the replayable game under ``"game_record"`` (popped by the caller before writing).
+    With ``task.keep_record`` the result also carries the replayable game
+    (`GameResult.game_record`), which is never written to a results file.
 
     Args:
         task: The game.
@@ -140,7 +102,7 @@ def play_task(task: GameTask, heartbeat: Heartbeat | None = None) -> dict[str, A
         )
 
 
-def _play(task: GameTask, t0: float, heartbeat: Heartbeat | None) -> dict[str, Any]:
+def _play(task: GameTask, t0: float, heartbeat: Heartbeat | None) -> GameResult:
     layout = _layout(task)
     match = MatchSpec(
         pacman=task.pacman.name,
@@ -179,28 +141,26 @@ def _play(task: GameTask, t0: float, heartbeat: Heartbeat | None) -> dict[str, A
 
 def _result(
     task: GameTask, record: GameRecord, nodes: int | None, searches: int, seconds: float
-) -> dict[str, Any]:
+) -> GameResult:
     n = record.num_ghosts + 1
     pacman_seconds = record.move_seconds[::n]
-    result = {
+    return GameResult(
         **_base(task),
-        "outcome": record.outcome,
-        "win": record.is_win,
-        "score": record.final_score,
-        "turns": record.num_turns,
-        "moves": record.num_moves,
-        "nodes": nodes,
-        "nodes_per_move": round(nodes / searches, 3) if nodes is not None else None,
-        "failed_agent": record.failed_agent,
-        "error": record.error,
-        "timing": {
-            "seconds": round(seconds, 6),
-            "seconds_per_move": (
+        outcome=record.outcome,
+        win=record.is_win,
+        score=record.final_score,
+        turns=record.num_turns,
+        moves=record.num_moves,
+        nodes=nodes,
+        nodes_per_move=round(nodes / searches, 3) if nodes is not None else None,
+        failed_agent=record.failed_agent,
+        error=record.error,
+        timing=Timing(
+            seconds=round(seconds, 6),
+            seconds_per_move=(
                 round(sum(pacman_seconds) / len(pacman_seconds), 7) if pacman_seconds else None
             ),
-            "max_seconds_per_move": round(max(pacman_seconds), 7) if pacman_seconds else None,
-        },
-    }
-    if task.keep_record:
-        result["game_record"] = record.to_dict()
-    return result
+            max_seconds_per_move=round(max(pacman_seconds), 7) if pacman_seconds else None,
+        ),
+        game_record=record.to_dict() if task.keep_record else None,
+    )

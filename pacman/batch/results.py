@@ -1,6 +1,6 @@
 """Per-game results files: JSON lines or CSV, appended one game at a time, read back to resume.
 
-A JSONL line is one record with the fields of `RECORD_FIELDS` in that order; the
+A JSONL line is one `GameResult` (`GameResult.to_dict`: its fields in order); the
 wall-clock figures sit apart in its ``timing`` object, so two runs of the same grid give
 byte-identical lines once ``timing`` is removed. A CSV file has one column per field
 (``timing_seconds`` and so on at the end; agent arguments as ``k=v,k=v``).
@@ -18,11 +18,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-from pacman.batch.play import DETERMINISTIC_FIELDS, TIMING_FIELDS
+from pacman.batch.result import DETERMINISTIC_FIELDS, TIMING_FIELDS, GameResult, Timing
 from pacman.batch.spec import AgentSpec, EvalConfigError
 from pacman.registry import parse_agent_args
 
-__all__ = ["CSV_COLUMNS", "ResultsWriter", "iter_results", "record_key"]
+__all__ = ["CSV_COLUMNS", "ResultsWriter", "iter_results"]
 
 CSV_COLUMNS: tuple[str, ...] = (
     *DETERMINISTIC_FIELDS,
@@ -34,36 +34,17 @@ _INT = ("num_ghosts", "game", "seed", "score", "turns", "moves")
 _OPT_INT = ("max_turns", "nodes", "failed_agent")
 _OPT_FLOAT = ("timeout", "nodes_per_move", *(f"timing_{n}" for n in TIMING_FIELDS))
 
-_Key = tuple[str, str, str, int, int, int, "int | None", "float | None"]
-
-
-def record_key(record: dict[str, Any]) -> _Key:
-    """The identity of a record's game, matching `GameTask.key`."""
-    pacman = AgentSpec(record["pacman"], tuple(sorted(record["pacman_args"].items())))
-    ghosts = AgentSpec(record["ghosts"], tuple(sorted(record["ghost_args"].items())))
-    timeout = record["timeout"]
-    return (
-        pacman.label,
-        ghosts.label,
-        record["layout"],
-        int(record["num_ghosts"]),
-        int(record["game"]),
-        int(record["seed"]),
-        None if record["max_turns"] is None else int(record["max_turns"]),
-        None if timeout is None else float(timeout),
-    )
-
 
 def _is_csv(path: Path) -> bool:
     return path.suffix.lower() == ".csv"
 
 
-def _to_csv_row(record: dict[str, Any]) -> list[str]:
-    flat = dict(record)
-    flat["pacman_args"] = AgentSpec("_", tuple(sorted(record["pacman_args"].items()))).args_text
-    flat["ghost_args"] = AgentSpec("_", tuple(sorted(record["ghost_args"].items()))).args_text
+def _to_csv_row(result: GameResult) -> list[str]:
+    flat = result.to_dict()
+    flat["pacman_args"] = AgentSpec("_", tuple(sorted(result.pacman_args.items()))).args_text
+    flat["ghost_args"] = AgentSpec("_", tuple(sorted(result.ghost_args.items()))).args_text
     for name in TIMING_FIELDS:
-        flat[f"timing_{name}"] = record["timing"][name]
+        flat[f"timing_{name}"] = getattr(result.timing, name)
     row = []
     for column in CSV_COLUMNS:
         value = flat[column]
@@ -76,7 +57,7 @@ def _to_csv_row(record: dict[str, Any]) -> list[str]:
     return row
 
 
-def _from_csv_row(row: dict[str, str]) -> dict[str, Any]:
+def _from_csv_row(row: dict[str, str]) -> GameResult:
     record: dict[str, Any] = dict(row)
     for name in _INT:
         record[name] = int(row[name])
@@ -88,12 +69,14 @@ def _from_csv_row(row: dict[str, str]) -> dict[str, Any]:
     record["error"] = row["error"] or None
     record["pacman_args"] = parse_agent_args(row["pacman_args"])
     record["ghost_args"] = parse_agent_args(row["ghost_args"])
-    record["timing"] = {name: record.pop(f"timing_{name}") for name in TIMING_FIELDS}
-    return record
+    timing = Timing(**{name: record.pop(f"timing_{name}") for name in TIMING_FIELDS})
+    result = GameResult(**{name: record[name] for name in DETERMINISTIC_FIELDS}, timing=timing)
+    result.key  # noqa: B018 - checks the identity fields
+    return result
 
 
-def iter_results(path: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
-    """Read the records of a results file, one at a time (none if it does not exist).
+def iter_results(path: str | os.PathLike[str]) -> Iterator[GameResult]:
+    """Read the results of a results file, one at a time (none if it does not exist).
 
     A truncated last line (the process was killed while writing it) is skipped.
 
@@ -129,15 +112,12 @@ def _not_a_record(p: Path, line: int) -> EvalConfigError:
     )
 
 
-def _iter_jsonl(p: Path, f: TextIO) -> Iterator[dict[str, Any]]:
+def _iter_jsonl(p: Path, f: TextIO) -> Iterator[GameResult]:
     for number, line in enumerate(f, 1):
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
-            record_key(record)
-            if not isinstance(record.get("timing"), dict):
-                raise ValueError("no timing object")
+            record = GameResult.from_dict(json.loads(line))
         except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError):
             if not line.endswith("\n"):
                 return  # the half-written last line of a killed run
@@ -145,7 +125,7 @@ def _iter_jsonl(p: Path, f: TextIO) -> Iterator[dict[str, Any]]:
         yield record
 
 
-def _iter_csv(p: Path, f: TextIO, complete: bool) -> Iterator[dict[str, Any]]:
+def _iter_csv(p: Path, f: TextIO, complete: bool) -> Iterator[GameResult]:
     reader = csv.DictReader(f)
     if reader.fieldnames is None:
         return
@@ -158,7 +138,6 @@ def _iter_csv(p: Path, f: TextIO, complete: bool) -> Iterator[dict[str, Any]]:
         following = next(rows, None)
         try:
             record = _from_csv_row(row)
-            record_key(record)
         except (KeyError, TypeError, ValueError, AttributeError):
             if following is None and not complete:
                 return  # the half-written last row of a killed run
@@ -192,13 +171,12 @@ class ResultsWriter:
             self._csv_writer.writerow(CSV_COLUMNS)
             self._file.flush()
 
-    def write(self, record: dict[str, Any]) -> None:
-        """Append one record and flush it to the file."""
+    def write(self, result: GameResult) -> None:
+        """Append one result and flush it to the file."""
         if self._csv_writer is not None:
-            self._csv_writer.writerow(_to_csv_row(record))
+            self._csv_writer.writerow(_to_csv_row(result))
         else:
-            ordered = {name: record[name] for name in (*DETERMINISTIC_FIELDS, "timing")}
-            self._file.write(json.dumps(ordered, separators=(",", ":")) + "\n")
+            self._file.write(json.dumps(result.to_dict(), separators=(",", ":")) + "\n")
         self._file.flush()
 
     def close(self) -> None:

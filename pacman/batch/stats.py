@@ -14,6 +14,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pacman.batch.result import GameResult
+
 __all__ = ["Z_95", "ConfigKey", "ConfigStats", "format_table", "quartiles", "wilson_interval"]
 
 Z_95 = 1.959963984540054
@@ -89,20 +91,20 @@ class ConfigStats:
     failed_seeds: list[int] = field(default_factory=list)
     """Seeds of the first few crashed or timed-out games (to re-run them)."""
 
-    def add(self, record: dict[str, Any]) -> None:
-        """Count one game's record."""
-        self.scores.append(int(record["score"]))
-        self.wins += bool(record["win"])
-        self.outcomes[record["outcome"]] += 1
-        per_move = record["timing"]["seconds_per_move"]
-        if per_move is not None and record["turns"]:
-            self.move_seconds += per_move * record["turns"]
-            self.moves += record["turns"]
-        if record["nodes"] is not None and record["turns"]:
-            self.nodes += record["nodes"]
-            self.nodes_moves += record["turns"]
-        if record["outcome"] in ("crash", "timeout", "illegal") and len(self.failed_seeds) < 3:
-            self.failed_seeds.append(int(record["seed"]))
+    def add(self, result: GameResult) -> None:
+        """Count one game's result."""
+        self.scores.append(int(result.score))
+        self.wins += bool(result.win)
+        self.outcomes[result.outcome] += 1
+        per_move = result.timing.seconds_per_move
+        if per_move is not None and result.turns:
+            self.move_seconds += per_move * result.turns
+            self.moves += result.turns
+        if result.nodes is not None and result.turns:
+            self.nodes += result.nodes
+            self.nodes_moves += result.turns
+        if result.outcome in ("crash", "timeout", "illegal") and len(self.failed_seeds) < 3:
+            self.failed_seeds.append(int(result.seed))
 
     @property
     def games(self) -> int:

@@ -8,7 +8,7 @@ import pytest
 
 from pacman.batch import run_evaluation
 from pacman.batch.cli import build_parser
-from pacman.batch.play import DETERMINISTIC_FIELDS
+from pacman.batch.result import DETERMINISTIC_FIELDS
 from pacman.batch.results import iter_results
 from pacman.batch.spec import load_config
 
@@ -22,9 +22,9 @@ GRID = ("-p", "AlphaBetaAgent:depth=1", "-p", "RandomAgent", "-g", "DirectionalG
 
 def lines(path: Path, skip: str) -> list[str]:
     return sorted(
-        json.dumps({k: r[k] for k in DETERMINISTIC_FIELDS}, separators=(",", ":"))
+        json.dumps({k: getattr(r, k) for k in DETERMINISTIC_FIELDS}, separators=(",", ":"))
         for r in iter_results(path)
-        if skip not in r["pacman"]
+        if skip not in r.pacman
     )
 
 
@@ -51,7 +51,7 @@ def test_ray_backend_plays_the_same_games_as_the_local_pool(
     # the same records, except the error text of a dead worker, which names the backend
     assert lines(remote, skip="Killer") == lines(local, skip="Killer")
     outcomes = {
-        name: {r["outcome"] for r in iter_results(remote) if name in r["pacman"]}
+        name: {r.outcome for r in iter_results(remote) if name in r.pacman}
         for name in ("Crasher", "Sleeper", "Killer")
     }
     assert outcomes == {"Crasher": {"crash"}, "Sleeper": {"timeout"}, "Killer": {"crash"}}

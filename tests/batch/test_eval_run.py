@@ -14,7 +14,7 @@ import pytest
 
 from pacman.batch import main, run_evaluation
 from pacman.batch.cli import build_parser
-from pacman.batch.play import DETERMINISTIC_FIELDS, RECORD_FIELDS, TIMING_FIELDS
+from pacman.batch.result import DETERMINISTIC_FIELDS, RECORD_FIELDS, TIMING_FIELDS
 from pacman.batch.results import CSV_COLUMNS, iter_results
 from pacman.batch.spec import EvalConfig, load_config
 from pacman.cli import main as pacman_main
@@ -37,7 +37,8 @@ def deterministic_lines(path: Path) -> list[str]:
     """Each record without its timing, serialised, in grid order."""
     records = list(iter_results(path))
     lines = [
-        json.dumps({k: r[k] for k in DETERMINISTIC_FIELDS}, separators=(",", ":")) for r in records
+        json.dumps({k: getattr(r, k) for k in DETERMINISTIC_FIELDS}, separators=(",", ":"))
+        for r in records
     ]
     return sorted(lines)
 
@@ -95,14 +96,14 @@ def test_a_game_replays_with_the_pacman_command(
     for record in iter_results(out):
         code = pacman_main(
             ["-l", "smallClassic", "-p", "ExpectimaxAgent", "-a", "depth=1", "-g",
-             "DirectionalGhost", "-k", "2", "--seed", str(record["seed"]), "--max-turns", "80",
+             "DirectionalGhost", "-k", "2", "--seed", str(record.seed), "--max-turns", "80",
              "--json"]
         )  # fmt: skip
         assert code == 0
         summary = json.loads(capsys.readouterr().out)
-        assert summary["scores"] == [record["score"]]
-        assert summary["turns"] == [record["turns"]]
-        assert summary["outcomes"] == [record["outcome"]]
+        assert summary["scores"] == [record.score]
+        assert summary["turns"] == [record.turns]
+        assert summary["outcomes"] == [record.outcome]
 
 
 def test_resume_skips_finished_games(tmp_path: Path) -> None:
@@ -175,9 +176,9 @@ def test_failing_agents_cost_their_game_not_the_run(bad_agents: Path, tmp_path: 
     outcomes: dict[str, set[str]] = {}
     errors: dict[str, str] = {}
     for record in iter_results(out):
-        name = record["pacman"].rsplit(":", 1)[-1]
-        outcomes.setdefault(name, set()).add(record["outcome"])
-        errors[name] = record["error"] or ""
+        name = record.pacman.rsplit(":", 1)[-1]
+        outcomes.setdefault(name, set()).add(record.outcome)
+        errors[name] = record.error or ""
     assert outcomes["Crasher"] == {"crash"}
     assert "ZeroDivisionError" in errors["Crasher"]
     assert outcomes["Exiter"] == {"crash"}
@@ -232,9 +233,9 @@ def test_saved_games_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert code == 0
     capsys.readouterr()
     for record in iter_results(out):
-        path = games / f"game-{record['seed']}.json"
+        path = games / f"game-{record.seed}.json"
         assert pacman_main(["--replay", str(path), "--json"]) == 0
-        assert json.loads(capsys.readouterr().out)["scores"] == [record["score"]]
+        assert json.loads(capsys.readouterr().out)["scores"] == [record.score]
 
 
 def test_plot_is_a_png(tmp_path: Path) -> None:

@@ -1,11 +1,15 @@
 from __future__ import annotations
 
 import math
+from dataclasses import FrozenInstanceError
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pacman.batch.result import RECORD_FIELDS, TIMING_FIELDS, GameResult, Timing
+from pacman.batch.results import CSV_COLUMNS, ResultsWriter, iter_results
 from pacman.batch.stats import ConfigStats, format_table, quartiles, wilson_interval
 
 
@@ -50,16 +54,29 @@ def test_quartiles() -> None:
 
 def _record(
     score: int, outcome: str, turns: int, per_move: float | None, nodes: int | None
-) -> dict:
-    return {
-        "score": score,
-        "win": outcome == "win",
-        "outcome": outcome,
-        "turns": turns,
-        "nodes": nodes,
-        "seed": score + 1000,
-        "timing": {"seconds_per_move": per_move},
-    }
+) -> GameResult:
+    return GameResult(
+        pacman="A",
+        pacman_args={},
+        ghosts="G",
+        ghost_args={},
+        layout="L",
+        num_ghosts=2,
+        game=0,
+        seed=score + 1000,
+        max_turns=None,
+        timeout=None,
+        outcome=outcome,
+        win=outcome == "win",
+        score=score,
+        turns=turns,
+        moves=turns * 3,
+        nodes=nodes,
+        nodes_per_move=None if nodes is None else nodes / max(1, turns),
+        failed_agent=None,
+        error=None,
+        timing=Timing(1.0, per_move, per_move),
+    )
 
 
 def test_config_stats_summary() -> None:
@@ -111,3 +128,25 @@ def test_progress_line_counts_rate_from_the_first_game() -> None:
     assert "0:02 left" in line  # 3 games to go at 2 games/s, rounded
     assert "(2 from the results file)" in line
     assert stream.getvalue().count("\n") == 1  # not a terminal: whole lines
+
+
+def test_result_fields_keep_the_results_file_order() -> None:
+    """The files' columns are read off the dataclass: its field order is the format."""
+    assert RECORD_FIELDS == (
+        "pacman", "pacman_args", "ghosts", "ghost_args", "layout", "num_ghosts", "game",
+        "seed", "max_turns", "timeout", "outcome", "win", "score", "turns", "moves", "nodes",
+        "nodes_per_move", "failed_agent", "error", "timing",
+    )  # fmt: skip
+    assert TIMING_FIELDS == ("seconds", "seconds_per_move", "max_seconds_per_move")
+    assert CSV_COLUMNS[-3:] == tuple(f"timing_{n}" for n in TIMING_FIELDS)
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv"])
+def test_a_result_survives_its_file(tmp_path: Path, suffix: str) -> None:
+    result = _record(500, "win", 10, 0.002, 100)
+    path = tmp_path / f"r{suffix}"
+    with ResultsWriter(path) as writer:
+        writer.write(result)
+    assert list(iter_results(path)) == [result]
+    with pytest.raises(FrozenInstanceError):
+        result.score = 0  # type: ignore[misc]
