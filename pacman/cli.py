@@ -27,7 +27,13 @@ from pacman.core.game import (
 from pacman.core.layout import Layout, layout_names, load_layout, shipped_layout_path
 from pacman.core.state import GameState
 from pacman.core.types import Direction
-from pacman.registry import agent_names, parse_agent_args
+from pacman.registry import (
+    PACMAN_AGENTS,
+    REFERENCE_PREFIX,
+    agent_names,
+    parse_agent_args,
+    student_agent_spec,
+)
 from pacman.render.display import Display
 from pacman.render.export import export_game
 from pacman.render.frame import DEFAULT_CELL_SIZE
@@ -38,6 +44,12 @@ from pacman.runner import MatchSpec, build_agents, game_seed
 __all__ = ["MAX_RECORD_BYTES", "build_parser", "load_replay", "main"]
 
 PROG = "pacman"
+
+FIXED_SEED = 188
+"""The seed of the classic ``-f``/``--fixRandomSeed`` flag."""
+
+CLASSIC_RECORD = "recorded-game.json"
+"""Where the classic ``-r``/``--recordActions`` flag records games (``--record`` names)."""
 
 MAX_ZOOM = 4.0
 """The largest ``--zoom``: 120-pixel cells (bigger frames exhaust memory, and pygame)."""
@@ -86,6 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "-k",
         "--num-ghosts",
+        "--numghosts",
         type=_non_negative,
         default=None,
         help="number of ghosts (default: all the layout has)",
@@ -93,17 +106,29 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "-n",
         "--num-games",
+        "--numGames",
         type=_positive,
         default=1,
         help="number of games to play (default: %(default)s)",
     )
     p.add_argument(
-        "-a", "--agent-args", default="", help="Pacman agent arguments, e.g. depth=3,evalFn=better"
+        "-a",
+        "--agent-args",
+        "--agentArgs",
+        default="",
+        help="Pacman agent arguments, e.g. depth=3,evalFn=better",
     )
     p.add_argument(
-        "-q", "--quiet", action="store_true", help="no display: play headless and print the summary"
+        "-q",
+        "--quiet",
+        "--quietTextGraphics",
+        "--no-graphics",
+        action="store_true",
+        help="no display: play headless and print the summary",
     )
-    p.add_argument("-t", "--text", action="store_true", help="show the game as text")
+    p.add_argument(
+        "-t", "--text", "--textGraphics", action="store_true", help="show the game as text"
+    )
     p.add_argument(
         "--seed",
         type=int,
@@ -112,7 +137,14 @@ def build_parser() -> argparse.ArgumentParser:
         "printed in the summary)",
     )
     p.add_argument(
+        "-f",
+        "--fixRandomSeed",
+        action="store_true",
+        help=f"the classic flag: play with the fixed seed {FIXED_SEED} (as --seed {FIXED_SEED})",
+    )
+    p.add_argument(
         "--frame-time",
+        "--frameTime",
         type=_non_negative_float,
         default=0.1,
         help="seconds per move in the window or text display (default: %(default)s)",
@@ -131,8 +163,15 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="save each game's record as JSON (FILE; with -n > 1, FILE-1.json, FILE-2.json, ...)",
     )
+    p.add_argument(
+        "-r",
+        "--recordActions",
+        action="store_true",
+        help=f"the classic flag: record each game as --record {CLASSIC_RECORD} does",
+    )
     p.add_argument("--replay", metavar="FILE", help="replay a recorded game instead of playing")
     p.add_argument(
+        "-z",
         "--zoom",
         type=_zoom,
         default=1.0,
@@ -165,6 +204,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--traceback", action="store_true", help="show the full traceback when an agent crashes"
+    )
+    p.add_argument(
+        "-c",
+        "--catchExceptions",
+        action="store_true",
+        help="the classic flag, always on here: a crashing agent loses its game and the "
+        "series goes on",
     )
     p.add_argument("--list-layouts", action="store_true", help="list shipped layouts and exit")
     p.add_argument("--list-agents", action="store_true", help="list agent names and exit")
@@ -420,6 +466,10 @@ def _main(argv: Sequence[str] | None) -> int:
     problem = _conflict(args)
     if problem:
         parser.error(problem)
+    if args.fixRandomSeed and args.seed is None:
+        args.seed = FIXED_SEED
+    if args.recordActions and args.record is None:
+        args.record = CLASSIC_RECORD
     if args.replay:
         return _replay(args)
     try:
@@ -435,6 +485,8 @@ def _conflict(args: argparse.Namespace) -> str | None:
         return "--frame needs --export FILE.png"
     if args.quiet and args.text:
         return "-q (no display) and -t (text display) exclude each other; choose one"
+    if args.fixRandomSeed and args.seed is not None and args.seed != FIXED_SEED:
+        return f"-f fixes the seed to {FIXED_SEED} and --seed gives {args.seed}; choose one"
     return None
 
 
@@ -464,6 +516,14 @@ def _play(args: argparse.Namespace) -> int:
     display = _make_display(args)
     windowed = not isinstance(display, (NullDisplay, TextDisplay))
     pacman = args.pacman or ("KeyboardAgent" if windowed else "AlphaBetaAgent")
+    own = None if args.pacman is None else student_agent_spec(args.pacman)
+    if own is not None:
+        ours = f" (ours: -p {REFERENCE_PREFIX}{pacman})" if pacman in PACMAN_AGENTS else ""
+        print(
+            f"{PROG}: note: playing {pacman} from {own.rpartition(':')[0]} in this folder{ours}",
+            file=sys.stderr,
+        )
+        pacman = own
     if pacman == "KeyboardAgent" and not windowed:
         why = "with -q or -t" if (args.quiet or args.text or args.json) else "without a display"
         print(
@@ -489,6 +549,8 @@ def _play(args: argparse.Namespace) -> int:
         print(json.dumps(summary))
     elif series.records:
         _print_summary(summary)
+    if args.recordActions and series.saved:
+        print(f"{PROG}: recorded {', '.join(map(str, series.saved))}", file=sys.stderr)
     return status
 
 

@@ -9,17 +9,18 @@ arguments come as ``depth=3,evalFn=better``.
 
 from __future__ import annotations
 
+import ast
 import difflib
 import hashlib
 import inspect
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from agents import players
 from agents.evaluation import get_evaluation
-from pacman.classic import ClassicAgent, is_classic
+from pacman.classic import ClassicAgent, ClassicState, is_classic
 from pacman.core.errors import AgentError
 from pacman.loader import import_file
 from pacman.render.keyboard import KeyboardAgent
@@ -28,10 +29,14 @@ __all__ = [
     "GHOST_AGENTS",
     "OTHER_AGENTS",
     "PACMAN_AGENTS",
+    "REFERENCE_PREFIX",
+    "STUDENT_FILES",
     "agent_names",
+    "load_evaluation",
     "make_agent",
     "parse_agent_args",
     "resolve_agent_class",
+    "student_agent_spec",
 ]
 
 PACMAN_AGENTS: dict[str, type] = {
@@ -86,8 +91,42 @@ def parse_agent_args(text: str | None) -> dict[str, str]:
     return args
 
 
-def _load_from_file(spec: str) -> type:
-    path_text, _, class_name = spec.rpartition(":")
+def _is_file_spec(name: str) -> bool:
+    return ":" in name and name.rsplit(":", 1)[0].endswith(".py")
+
+
+def load_evaluation(spec: str) -> Callable[[Any], float]:
+    """The evaluation function of a ``path/to/file.py:function`` spec (``-a evalFn=...``).
+
+    A classic camelCase function (``betterEvaluationFunction``) is called on the classic
+    view of each state, as the classic game calls it.
+
+    Raises:
+        AgentError: If the file cannot load or has no such function.
+    """
+    path_text, _, name = spec.rpartition(":")
+    module = _import_spec_file(path_text, spec)
+    function = getattr(module, name, None)
+    if not callable(function) or isinstance(function, type):
+        found = sorted(
+            n
+            for n, v in vars(module).items()
+            if inspect.isfunction(v) and v.__module__ == module.__name__
+        )
+        close = difflib.get_close_matches(name, found, n=3, cutoff=0.6)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        raise AgentError(f"{path_text}: no function {name!r}{hint} (functions defined: {found})")
+    if name != name.lower():  # camelCase: a classic function of a classic state
+        classic = function
+
+        def evaluate(state: Any) -> float:
+            return float(classic(ClassicState(state)))
+
+        return evaluate
+    return function  # type: ignore[no-any-return]
+
+
+def _import_spec_file(path_text: str, spec: str) -> Any:
     path = Path(path_text)
     if not path.is_file():
         raise AgentError(f"{path_text}: no such file (from agent spec {spec!r})")
@@ -95,11 +134,17 @@ def _load_from_file(spec: str) -> type:
     digest = hashlib.blake2b(str(path.resolve()).encode(), digest_size=8).hexdigest()
     module_name = f"_pacman_user_{digest}"
     try:
-        module = import_file(path, module_name)
+        return import_file(path, module_name)
     except SyntaxError as exc:
         raise AgentError(f"{path_text}:{exc.lineno}: syntax error: {exc.msg}") from None
     except Exception as exc:
         raise AgentError(f"{path_text}: importing it raised {type(exc).__name__}: {exc}") from exc
+
+
+def _load_from_file(spec: str) -> type:
+    path_text, _, class_name = spec.rpartition(":")
+    module = _import_spec_file(path_text, spec)
+    module_name = module.__name__
     cls = getattr(module, class_name, None)
     if not isinstance(cls, type):
         found = sorted(
@@ -113,14 +158,64 @@ def _load_from_file(spec: str) -> type:
     return cls
 
 
+STUDENT_FILES: tuple[str, ...] = ("multi_agents.py", "multiAgents.py")
+"""The names of a student's file (ours, then the classic one), looked for in a folder."""
+
+REFERENCE_PREFIX = "agents."
+"""Prefix naming our reference agent explicitly (``agents.MinimaxAgent``), whatever the
+current folder holds."""
+
+
+def _defines_class(path: Path, name: str) -> bool:
+    """Whether the Python file defines a top-level class ``name`` (read, never run).
+
+    A file that does not parse counts as defining it: playing it shows the student the
+    syntax error, which is better than silently playing our agent.
+    """
+    try:
+        tree = ast.parse(path.read_bytes(), filename=str(path))
+    except (SyntaxError, ValueError):
+        return True
+    except OSError:
+        return False
+    return any(isinstance(node, ast.ClassDef) and node.name == name for node in tree.body)
+
+
+def student_agent_spec(name: str, folder: Path | None = None) -> str | None:
+    """The student's ``file.py:Class`` spec that an agent name stands for in ``folder``.
+
+    As the classic ``pacman.py`` does, a name such as ``MinimaxAgent`` means the
+    student's class when the folder (default: the current one) holds a student file
+    (`STUDENT_FILES`) defining it, so a student never watches our agent believing it is
+    theirs. ``None`` when no such file defines it, or for file specs and explicitly
+    named reference agents.
+
+    >>> student_agent_spec("agents.MinimaxAgent") is None
+    True
+    """
+    if ":" in name or name.startswith(REFERENCE_PREFIX):
+        return None
+    base = Path.cwd() if folder is None else Path(folder)
+    for file_name in STUDENT_FILES:
+        path = base / file_name
+        if path.is_file() and _defines_class(path, name):
+            return f"{path if folder is not None else file_name}:{name}"
+    return None
+
+
 def resolve_agent_class(name: str) -> type:
     """The agent class for a name or a ``path/to/file.py:ClassName`` spec.
+
+    Our agents are named plainly (``MinimaxAgent``) or explicitly as the reference
+    (``agents.MinimaxAgent``).
 
     Raises:
         AgentError: If the name is unknown (with close matches) or the file cannot load.
     """
-    if ":" in name and name.rsplit(":", 1)[0].endswith(".py"):
+    if _is_file_spec(name):
         return _load_from_file(name)
+    if name.startswith(REFERENCE_PREFIX) and name != REFERENCE_PREFIX:
+        name = name[len(REFERENCE_PREFIX) :]
     if name in PACMAN_AGENTS:
         return PACMAN_AGENTS[name]
     if name in GHOST_AGENTS:
@@ -137,6 +232,8 @@ def resolve_agent_class(name: str) -> type:
 
 def _convert(cls: type, key: str, raw: str, param: inspect.Parameter | None) -> Any:
     if key in _EVAL_KEYS:
+        if _is_file_spec(raw):
+            return load_evaluation(raw)
         try:
             return get_evaluation(raw)
         except ValueError as exc:

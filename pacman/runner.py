@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import shlex
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,7 +18,14 @@ from pacman.core.game import derive_seed
 from pacman.core.layout import Layout
 from pacman.registry import make_agent
 
-__all__ = ["MatchSpec", "build_agents", "game_seed", "rerun_command"]
+__all__ = [
+    "MatchSpec",
+    "build_agents",
+    "game_seed",
+    "global_seed",
+    "rerun_command",
+    "seed_globals",
+]
 
 
 @dataclass(frozen=True)
@@ -35,16 +43,48 @@ class MatchSpec:
 
 
 def game_seed(seed: int, game: int) -> int:
-    """The seed of game number ``game`` (from 0) of a series started with ``seed``."""
-    return derive_seed(seed, "game", game)
+    """The seed of game number ``game`` (from 0) of a series started with ``seed``.
+
+    The first game's seed is the series' own, so every game's recorded seed plays that
+    game again as the first of a series: ``pacman --seed <its seed>``.
+
+    >>> game_seed(7, 0)
+    7
+    >>> game_seed(7, 1) == game_seed(7, 1) != 7
+    True
+    """
+    return seed if game == 0 else derive_seed(seed, "game", game)
+
+
+def global_seed(seed: int) -> int:
+    """The seed of the global generators for the game seeded ``seed`` (`seed_globals`)."""
+    return derive_seed(seed, "student")
+
+
+def seed_globals(seed: int) -> None:
+    """Seed the generators an agent may draw from without being handed one.
+
+    That is `random`, and NumPy's global generator when something imported NumPy (it is
+    never imported for this). A student's agent that calls ``random.choice`` then plays
+    the same game for the same seed, here, in batch evaluation and in the autograder.
+    """
+    value = global_seed(seed)
+    random.seed(value)
+    numpy_random = getattr(sys.modules.get("numpy"), "random", None)
+    seeder = getattr(numpy_random, "seed", None)
+    if callable(seeder):
+        seeder(value % 2**32)
 
 
 def build_agents(match: MatchSpec, layout: Layout, num_ghosts: int, seed: int) -> list[Any]:
     """Fresh agents for one game, each with its own generator derived from ``seed``.
 
+    The global generators are seeded from ``seed`` first (`seed_globals`).
+
     Raises:
         AgentError: If an agent name or argument is wrong.
     """
+    seed_globals(seed)
     k = min(num_ghosts, layout.num_ghosts)
     agents = [
         make_agent(

@@ -3,15 +3,18 @@
 The game runs in the grader; the student's agent, in the worker, is asked for each
 Pacman move on a plain local copy of the state (nothing is counted here). Points are
 earned per threshold reached, as in the classic ``EvalAgentTest``, and the test scores
-zero when a minimum is missed. The ghosts of game ``g`` use the generators the
-``pacman`` command gives them for ``--seed <seed>``, so a student can watch the same
-games: ``pacman -l openClassic -p multi_agents.py:ReflexAgent -k 1 -n 10 --seed 0``.
+zero when a minimum is missed. Game ``g`` has its own seed (`game_seed`), and its
+agents, their generators and the global ``random`` start from it as the ``pacman``
+command starts its first game for ``--seed <that seed>``: the report prints the command
+that plays a game again in a window.
 """
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import random
+import shlex
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -23,11 +26,13 @@ from autograder.reading.case_toml import GHOSTS, case_layout, read_case_table
 from autograder.results import CaseFormatError, TestResult
 from autograder.sandbox.protocol import MakeAgent, Play, Register, Seed, SetLayout
 from autograder.sandbox.proxy import state_fields
+from pacman.classic import CLASSIC_FUNCTION_NAMES
 from pacman.core.errors import IllegalActionError
 from pacman.core.game import AgentCrashError, derive_seed, run_game
-from pacman.core.layout import Layout
+from pacman.core.layout import Layout, shipped_layout_path
 from pacman.core.state import GameState
-from pacman.runner import game_seed
+from pacman.registry import REFERENCE_PREFIX
+from pacman.runner import global_seed
 
 __all__ = ["EvalAgentCase", "load_eval_agent_cases", "read_eval_agent_case", "run_eval_agent"]
 
@@ -166,6 +171,11 @@ class _Remote:
         return answer
 
 
+def game_seed(case: EvalAgentCase, game: int) -> int:
+    """The seed of the case's game number ``game`` (from 0): ``pacman --seed`` replays it."""
+    return derive_seed(case.seed, "game", game)
+
+
 @dataclass(frozen=True, slots=True)
 class _Game:
     outcome: str
@@ -213,10 +223,10 @@ def run_eval_agent(
         worker.ensure()
         worker.clear_output()
         for game in range(case.num_games):
-            gseed = game_seed(case.seed, game)
+            gseed = game_seed(case, game)
             worker.ensure()
             worker.send(SetLayout(layout.name, layout.to_text()))
-            worker.send(Seed(derive_seed(gseed, "student")))
+            worker.send(Seed(global_seed(gseed)))
             worker.call(
                 MakeAgent(case.source, case.agent, case.depth, case.evaluation),
                 deadline=min(test_deadline, time.monotonic() + move_limit),
@@ -289,11 +299,63 @@ def run_eval_agent(
             )
         )
         games.extend(_Game("not played", 0) for _ in range(case.num_games - played))
-    return _score(case, games, result, notes)
+    return _score(case, games, result, notes, worker.path)
+
+
+def _shown_path(path: Path) -> str:
+    """``path`` relative to the current folder when inside it, for a command to copy."""
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def _defines_function(path: Path, name: str) -> bool:
+    """Whether the file defines a top-level function ``name`` (parsed, never run)."""
+    try:
+        tree = ast.parse(path.read_bytes())
+    except (OSError, SyntaxError, ValueError):
+        return False
+    return any(isinstance(n, ast.FunctionDef) and n.name == name for n in tree.body)
+
+
+def replay_command(case: EvalAgentCase, student_file: Path, seed: int) -> str | None:
+    """The ``pacman`` command that plays the case's game seeded ``seed`` again, in a window.
+
+    The agents, their generators and the global ``random`` start as in the grader (see
+    `pacman.runner.build_agents`), so a deterministic agent plays the same game. ``None``
+    when the case's board is not a shipped layout (the command could not name it).
+    """
+    if shipped_layout_path(case.layout) is None:
+        return None
+    file = _shown_path(student_file)
+    args = [] if case.depth is None else [f"depth={case.depth}"]
+    if case.source == "student":
+        pacman = f"{file}:{case.agent}"
+    else:
+        pacman = f"{REFERENCE_PREFIX}{case.agent}"
+    evaluation = case.evaluation
+    if evaluation is not None and evaluation.startswith("student:"):
+        name = evaluation.partition(":")[2]
+        classic = CLASSIC_FUNCTION_NAMES.get(name)
+        if classic is not None and _defines_function(student_file, classic):
+            name = classic
+        evaluation = f"{file}:{name}"
+    if evaluation is not None:
+        args.append(f"evalFn={evaluation}")
+    words = ["pacman", "-l", case.layout, "-p", pacman]
+    if args:
+        words += ["-a", ",".join(args)]
+    words += ["-g", case.ghosts, "-k", str(case.num_ghosts), "--seed", str(seed)]
+    return shlex.join(words)
 
 
 def _score(
-    case: EvalAgentCase, games: list[_Game], result: Any, notes: Sequence[str] = ()
+    case: EvalAgentCase,
+    games: list[_Game],
+    result: Any,
+    notes: Sequence[str] = (),
+    student_file: Path | None = None,
 ) -> TestResult:
     n = len(games)
     wins = sum(g.outcome == "win" for g in games)
@@ -305,6 +367,13 @@ def _score(
         "outcomes: " + ", ".join(g.outcome for g in games),
         *notes,
     ]
+    played = [(i, g) for i, g in enumerate(games) if g.outcome != "not played"]
+    if student_file is not None and played:
+        # Watch the first game not won (or the first game) again, from its own seed.
+        k, shown = next(((i, g) for i, g in played if g.outcome != "win"), played[0])
+        command = replay_command(case, student_file, game_seed(case, k))
+        if command is not None:
+            messages.append(f"watch game {k + 1} ({shown.outcome}) again: {command}")
     failed_minimum = []
     if case.score_minimum is not None and average < case.score_minimum:
         failed_minimum.append(f"average score {average:.1f} < minimum {case.score_minimum:g}")

@@ -56,7 +56,13 @@ from autograder.sandbox.protocol import (
 )
 from autograder.sandbox.proxy import MAX_ACTION_CHARS, flush_notices, tree_value
 from autograder.sandbox.student import MultiAgentSearchAgent
-from pacman.classic import MODULES, ClassicState, classic_evaluation, is_classic
+from pacman.classic import (
+    CLASSIC_FUNCTION_NAMES,
+    MODULES,
+    ClassicState,
+    classic_evaluation,
+    is_classic,
+)
 from pacman.core.layout import Layout
 from pacman.loader import import_file
 from pacman.registry import PACMAN_AGENTS
@@ -113,8 +119,6 @@ class _BlockReference:
         return None
 
 
-_CLASSIC_NAMES: Final = {"better_evaluation": "betterEvaluationFunction"}
-"""Our function names and their classic camelCase spelling."""
 _SHIM: Final = MODULES
 """Classic ``util`` and ``game`` modules, for classic submissions (last on ``sys.path``)."""
 
@@ -265,7 +269,7 @@ class _SubmissionServer:
         if callable(fn):
             self.check_own_function(fn, name)
             return fn
-        classic_name = _CLASSIC_NAMES.get(name, "")
+        classic_name = CLASSIC_FUNCTION_NAMES.get(name, "")
         classic = getattr(self.module, classic_name, None)
         if callable(classic):
             self.check_own_function(classic, classic_name)

@@ -14,10 +14,21 @@ from typing import Any, Final
 
 from pacman.classic.state import ClassicState, classic_evaluation, unwrap
 
-__all__ = ["MODULES", "ClassicAgent", "ClassicState", "classic_evaluation", "is_classic", "unwrap"]
+__all__ = [
+    "CLASSIC_FUNCTION_NAMES",
+    "MODULES",
+    "ClassicAgent",
+    "ClassicState",
+    "classic_evaluation",
+    "is_classic",
+    "unwrap",
+]
 
 MODULES: Final = str(Path(__file__).with_name("modules"))
 """The folder of the classic ``util`` and ``game`` modules."""
+
+CLASSIC_FUNCTION_NAMES: Final = {"better_evaluation": "betterEvaluationFunction"}
+"""Our names of the functions a student writes, and their classic camelCase spelling."""
 
 
 def is_classic(cls: type) -> bool:

@@ -201,3 +201,29 @@ def test_a_board_in_the_students_folder_never_replaces_a_graded_one(
         assert case.board == load_shipped_layout(case.layout)
         assert case.board is not None
         assert case.board.to_text() != TINY
+
+
+@pytest.mark.parametrize("question", ["q1", "q5"])
+def test_the_report_prints_a_command_that_plays_a_graded_game_again(
+    question: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A classic file: q1 plays its ReflexAgent, q5 our expectimax with its
+    # betterEvaluationFunction; the printed command plays the same game (same score).
+    import shlex
+
+    from autograder.grading.suite import build_suite, run_suite, select
+    from pacman.cli import main as pacman_main
+
+    path = (
+        Path(__file__).parent / "fixtures" / "classic_corpus" / "a_textbook_first_tie"
+    ) / "multiAgents.py"
+    (result,) = run_suite(path, select(build_suite(), [question]), jobs=1)
+    (test,) = result.tests
+    (line,) = [m for m in test.messages if m.startswith("watch game")]
+    game = int(line.split()[2]) - 1
+    scores = next(m for m in test.messages if m.startswith("scores: "))
+    expected = int(scores.removeprefix("scores: ").split(", ")[game])
+    command = shlex.split(line.partition(" again: ")[2])
+    assert command[0] == "pacman"
+    assert pacman_main([*command[1:], "-q", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["scores"] == [expected]
