@@ -15,46 +15,37 @@ command line.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import shutil
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
 
 from autograder.grading.suite import (
     DEFAULT_BUDGET_SECONDS,
+    Question,
     TestSpec,
     build_suite,
-    questions,
     run_suite,
     select,
+    suite_questions,
 )
 from autograder.grading.traces import generate_trace, load_game_traces
 from autograder.grading.trees import generate_tree_solutions
 from autograder.reports import report
 from autograder.reports.gradescope import failure_results, write_package
-from autograder.results import CaseFormatError
+from autograder.results import CaseFormatError, QuestionResult
 from pacman import __version__
+from pacman.cli_parser import Parser
+from pacman.loader import STUDENT_FILES
 
 __all__ = ["main"]
 
 _COMMANDS = ("init", "generate", "gradescope-package")
 STARTER = Path(__file__).with_name("starter") / "multi_agents.py"
 """The starter file handed out to students."""
-
-
-class Parser(argparse.ArgumentParser):
-    """An argument parser whose usage errors are one line (exit status 2), like ``pacman``'s.
-
-    ``"autograder: error: <what is wrong> (see autograder --help)"`` instead of the whole
-    usage block above the one line that matters.
-    """
-
-    def error(self, message: str) -> NoReturn:
-        """Print the problem in one line and exit with status 2."""
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def _grade_parser() -> argparse.ArgumentParser:
@@ -69,8 +60,19 @@ def _grade_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "file",
         nargs="?",
-        default="multi_agents.py",
+        default=None,
         help="the student's file (default: multi_agents.py, or a classic multiAgents.py, here)",
+    )
+    p.add_argument(
+        "--student-code",
+        metavar="FILE",
+        help="the classic flag: the student's file, as FILE (a classic comma-separated list "
+        "names it among others)",
+    )
+    p.add_argument(
+        "--code-directory",
+        metavar="FOLDER",
+        help="the classic flag: the folder that holds the student's file (default: here)",
     )
     p.add_argument(
         "-q", "--question", action="append", default=[], help="grade only this question (q1..q5)"
@@ -101,7 +103,33 @@ def _grade_parser() -> argparse.ArgumentParser:
         help="time for the whole submission; tests not started by then are reported as not "
         f"run (default {DEFAULT_BUDGET_SECONDS:g}; 0 for no limit)",
     )
-    p.add_argument("--cases", help="a cases folder to use instead of the packaged one")
+    p.add_argument(
+        "--cases",
+        "--test-directory",
+        help="a cases folder to use instead of the packaged one: ours, or a classic "
+        "test_cases folder (CONFIG, qN/*.test)",
+    )
+    p.add_argument(
+        "--no-graphics",
+        action="store_true",
+        help="the classic flag, always on: games are played without a window",
+    )
+    p.add_argument(
+        "--graphics",
+        action="store_true",
+        help="the classic flag: games are never shown while grading; the report prints the "
+        "pacman command that plays a graded game again in the window",
+    )
+    p.add_argument(
+        "--mute",
+        action="store_true",
+        help="the classic flag: leave what the student's code printed out of the report",
+    )
+    p.add_argument(
+        "--gradescope-output",
+        action="store_true",
+        help="the classic flag: the same as --format gradescope",
+    )
     p.add_argument("-v", "--verbose", action="store_true", help="show details of passing tests")
     p.add_argument(
         "--run-as",
@@ -117,9 +145,9 @@ def _fail(message: str) -> int:
     return 1
 
 
-def _list(specs: Sequence[object]) -> str:
+def _list(specs: Sequence[object], graded: Sequence[Question]) -> str:
     lines = []
-    for q in questions():
+    for q in graded:
         tests = [s for s in specs if isinstance(s, TestSpec) and s.question == q.name]
         count = f"{len(tests)} test" + ("" if len(tests) == 1 else "s")
         lines.append(f"{q.name}  {q.title} ({q.points:g} points, {count})")
@@ -127,8 +155,53 @@ def _list(specs: Sequence[object]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _student_file(args: argparse.Namespace) -> tuple[Path, bool]:
+    """The student's file the flags name, and whether it was left to the default.
+
+    Raises:
+        ValueError: If the positional file and ``--student-code`` disagree.
+    """
+    named = args.file
+    if args.student_code is not None:
+        # The classic flag may list several files: take the search agents' file.
+        listed = [f.strip() for f in args.student_code.split(",") if f.strip()]
+        chosen = next((f for f in listed if Path(f).name in STUDENT_FILES), None)
+        chosen = chosen or (listed[0] if listed else None)
+        if chosen is None:
+            raise ValueError("--student-code: no file given")
+        if named is not None and named != chosen:
+            raise ValueError(f"two files given ({named} and --student-code {chosen}); give one")
+        named = chosen
+    folder = Path(args.code_directory) if args.code_directory is not None else Path()
+    if named is not None:
+        return folder / named, False
+    for name in STUDENT_FILES:  # ours first, then the classic camelCase name
+        if (folder / name).is_file():
+            return folder / name, True
+    return folder / STUDENT_FILES[0], True
+
+
+def _classic_test_folder(args: argparse.Namespace) -> None:
+    """Take ``--cases`` from a classic test path (``-t test_cases/q2/0-small-tree``).
+
+    The classic command names tests by their path in the test folder; such a path names
+    the folder the user meant (never read unless named, so nothing a submission leaves in
+    its folder is graded against).
+    """
+    if args.cases is not None:
+        return
+    folders = {Path(*Path(t).parts[:-2]) for t in args.test if len(Path(t).parts) > 2}
+    if len(folders) == 1:
+        (folder,) = folders
+        if folder.is_dir():
+            args.cases = str(folder)
+
+
 def _grade(argv: Sequence[str]) -> int:
     args = _grade_parser().parse_args(argv)
+    if args.gradescope_output:
+        args.format = "gradescope"
+    _classic_test_folder(args)
     if args.format != "gradescope":
         return _grade_with(args)
     # Gradescope shows nothing useful for a missing results file: always write one.
@@ -154,30 +227,32 @@ def _grade_with(args: argparse.Namespace) -> int:
         return _fail(f"--time-budget must be 0 (no limit) or positive, got {args.time_budget}")
     cases = Path(args.cases) if args.cases else None
     try:
+        graded = suite_questions(cases)
         specs = build_suite(cases)
         specs = select(specs, args.question, args.test)
     except (CaseFormatError, ValueError) as exc:
         return _fail(str(exc))
     if args.list:
-        sys.stdout.write(_list(specs))
+        sys.stdout.write(_list(specs, graded))
         return 0
-    path = Path(args.file)
-    if args.file == "multi_agents.py" and not path.is_file() and Path("multiAgents.py").is_file():
-        path = Path("multiAgents.py")  # a classic camelCase submission
+    try:
+        path, default = _student_file(args)
+    except ValueError as exc:
+        return _fail(str(exc))
     if not path.is_file():
-        hint = (
-            " (run `autograder init` to get the starter file)"
-            if args.file == "multi_agents.py"
-            else ""
-        )
+        hint = " (run `autograder init` to get the starter file)" if default else ""
         if path.is_dir():
             return _fail(
-                f"{args.file}: is a folder; give the Python file, e.g. {path / 'multi_agents.py'}"
+                f"{path}: is a folder; give the Python file, e.g. {path / 'multi_agents.py'}"
             )
-        return _fail(f"{args.file}: no such file{hint}")
+        return _fail(f"{path}: no such file{hint}")
     if path.suffix != ".py":
-        return _fail(
-            f"{args.file}: not a Python file (expected a .py file such as multi_agents.py)"
+        return _fail(f"{path}: not a Python file (expected a .py file such as multi_agents.py)")
+    if args.graphics:
+        print(
+            "autograder: note: games are not shown while grading; the report prints the "
+            "pacman command that plays a graded game again in the window",
+            file=sys.stderr,
         )
     if args.run_as is None:
         print(
@@ -194,10 +269,13 @@ def _grade_with(args: argparse.Namespace) -> int:
             timeout_scale=args.timeout_scale,
             run_as=args.run_as,
             budget=args.time_budget or None,
+            graded_questions=graded,
         )
     except (CaseFormatError, ValueError) as exc:
         return _fail(str(exc))
     seconds = time.monotonic() - t0
+    if args.mute:
+        questions = [_muted(q) for q in questions]
     if args.format == "text":
         text = report.text_report(questions, file=str(path), seconds=seconds, verbose=args.verbose)
     elif args.format == "json":
@@ -216,6 +294,12 @@ def _grade_with(args: argparse.Namespace) -> int:
             got, available = report.total(questions)
             print(f"{got:g}/{available:g} points; report written to {output}")
     return 0
+
+
+def _muted(question: QuestionResult) -> QuestionResult:
+    """The question's results without what the student's code printed (``--mute``)."""
+    tests = tuple(dataclasses.replace(t, output="") for t in question.tests)
+    return dataclasses.replace(question, tests=tests)
 
 
 def _init(argv: Sequence[str]) -> int:

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from pacman import __version__
-from pacman._cli_parser import Parser
 from pacman.batch import main as eval_main
+from pacman.cli_parser import Parser
 from pacman.core.errors import AgentError, LayoutError, PacmanError
 from pacman.core.game import (
     AgentCrashError,
@@ -71,7 +71,10 @@ def build_parser() -> argparse.ArgumentParser:
             "  pacman -p AlphaBetaAgent --seed 7 --record game.json -q\n"
             "  pacman --replay game.json\n"
             "  pacman --replay game.json --export game.gif\n"
-            "  pacman eval --help        (batch evaluation)"
+            "  pacman eval --help        (batch evaluation)\n"
+            "\n"
+            "the classic flags work too: --numGames, --numghosts, --agentArgs, --frameTime, -z,\n"
+            "--textGraphics, --quietTextGraphics, --no-graphics, -f, -r, -c (see above)"
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -98,7 +101,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "-k",
         "--num-ghosts",
-        "--numghosts",
         type=_non_negative,
         default=None,
         help="number of ghosts (default: all the layout has)",
@@ -106,7 +108,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "-n",
         "--num-games",
-        "--numGames",
         type=_positive,
         default=1,
         help="number of games to play (default: %(default)s)",
@@ -114,21 +115,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "-a",
         "--agent-args",
-        "--agentArgs",
         default="",
         help="Pacman agent arguments, e.g. depth=3,evalFn=better",
     )
     p.add_argument(
         "-q",
         "--quiet",
-        "--quietTextGraphics",
-        "--no-graphics",
         action="store_true",
         help="no display: play headless and print the summary",
     )
-    p.add_argument(
-        "-t", "--text", "--textGraphics", action="store_true", help="show the game as text"
-    )
+    p.add_argument("-t", "--text", action="store_true", help="show the game as text")
     p.add_argument(
         "--seed",
         type=int,
@@ -144,7 +140,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--frame-time",
-        "--frameTime",
         type=_non_negative_float,
         default=0.1,
         help="seconds per move in the window or text display (default: %(default)s)",
@@ -171,7 +166,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--replay", metavar="FILE", help="replay a recorded game instead of playing")
     p.add_argument(
-        "-z",
         "--zoom",
         type=_zoom,
         default=1.0,
@@ -214,6 +208,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--list-layouts", action="store_true", help="list shipped layouts and exit")
     p.add_argument("--list-agents", action="store_true", help="list agent names and exit")
+    # The classic command's spellings of our flags: accepted, and kept out of the list
+    # above (the epilog names them), so errors name the flag that was typed.
+    for flags, dest, kwargs in _CLASSIC_ALIASES:
+        p.add_argument(
+            *flags, dest=dest, default=argparse.SUPPRESS, help=argparse.SUPPRESS, **kwargs
+        )
     return p
 
 
@@ -264,6 +264,18 @@ def _zoom(text: str) -> float:
     if value > MAX_ZOOM:
         raise argparse.ArgumentTypeError(f"must be at most {MAX_ZOOM:g}, got {text}")
     return value
+
+
+_CLASSIC_ALIASES: tuple[tuple[tuple[str, ...], str, dict[str, Any]], ...] = (
+    (("--numGames",), "num_games", {"type": _positive, "metavar": "N"}),
+    (("--numghosts",), "num_ghosts", {"type": _non_negative, "metavar": "K"}),
+    (("--agentArgs",), "agent_args", {"metavar": "ARGS"}),
+    (("--frameTime",), "frame_time", {"type": _non_negative_float, "metavar": "SECONDS"}),
+    (("-z",), "zoom", {"type": _zoom, "metavar": "ZOOM"}),
+    (("--textGraphics",), "text", {"action": "store_true"}),
+    (("--quietTextGraphics", "--no-graphics"), "quiet", {"action": "store_true"}),
+)
+"""Classic flags that are other names of ours: (flags, destination, argument options)."""
 
 
 def _make_display(args: argparse.Namespace) -> Display:

@@ -15,7 +15,10 @@ from types import ModuleType
 
 from pacman.classic import MODULES
 
-__all__ = ["import_file"]
+__all__ = ["STUDENT_FILES", "import_file"]
+
+STUDENT_FILES: tuple[str, ...] = ("multi_agents.py", "multiAgents.py")
+"""The names of a student's file (ours, then the classic one), looked for in a folder."""
 
 
 def import_file(path: str | Path, module_name: str) -> ModuleType:

@@ -22,7 +22,7 @@ from agents import players
 from agents.evaluation import get_evaluation
 from pacman.classic import ClassicAgent, ClassicState, is_classic
 from pacman.core.errors import AgentError
-from pacman.loader import import_file
+from pacman.loader import STUDENT_FILES, import_file
 from pacman.render.keyboard import KeyboardAgent
 
 __all__ = [
@@ -157,9 +157,6 @@ def _load_from_file(spec: str) -> type:
         raise AgentError(f"{path_text}: no class {class_name!r}{hint} (classes defined: {found})")
     return cls
 
-
-STUDENT_FILES: tuple[str, ...] = ("multi_agents.py", "multiAgents.py")
-"""The names of a student's file (ours, then the classic one), looked for in a folder."""
 
 REFERENCE_PREFIX = "agents."
 """Prefix naming our reference agent explicitly (``agents.MinimaxAgent``), whatever the

@@ -96,7 +96,8 @@ def test_an_unknown_flag_gets_the_nearest_flag_classic_or_ours(
     err = capsys.readouterr().err
     assert exit_.value.code == 2
     assert len(err.splitlines()) == 1
-    assert "did you mean" in err and suggested in err
+    assert "did you mean" in err
+    assert suggested in err
 
 
 def test_fix_random_seed_plays_the_fixed_seed(capsys: pytest.CaptureFixture[str]) -> None:
@@ -106,7 +107,8 @@ def test_fix_random_seed_plays_the_fixed_seed(capsys: pytest.CaptureFixture[str]
     assert json.loads(out)["seed"] == FIXED_SEED
     with pytest.raises(SystemExit) as exit_:
         main([*argv, "-f", "--seed", "3"])
-    assert exit_.value.code == 2 and "choose one" in capsys.readouterr().err
+    assert exit_.value.code == 2
+    assert "choose one" in capsys.readouterr().err
 
 
 def test_record_actions_records_each_game(
@@ -133,7 +135,8 @@ def test_a_name_means_the_students_class_when_the_folder_has_their_file(
     status, out, err = run(
         capsys, "-p", "agents.MinimaxAgent", "-l", "testClassic", "-q", "--json", "--seed", "1"
     )
-    assert status == 0 and "note" not in err
+    assert status == 0
+    assert "note" not in err
     assert json.loads(out)["scores"] != theirs["scores"]
 
 

@@ -15,14 +15,15 @@ import re
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 from autograder import algorithms
 from autograder.algorithms import algorithm as algorithm_row
+from autograder.grading.classic_suite import classic_questions, classic_specs
 from autograder.grading.eval_games import EvalAgentCase, load_eval_agent_cases, run_eval_agent
 from autograder.grading.servers import TreeServer
+from autograder.grading.spec import Question, TestSpec
 from autograder.grading.traces import (
     GameTraceCase,
     load_game_traces,
@@ -31,6 +32,7 @@ from autograder.grading.traces import (
 from autograder.grading.trees import check_tree_case
 from autograder.grading.workers import SandboxProcess, StudentError, WorkerLost
 from autograder.reading.case_folders import load_tree_cases
+from autograder.reading.classic_format import is_classic_folder
 from autograder.reading.tree_cases import TreeCase
 from autograder.results import QuestionResult, TestResult
 from autograder.sandbox.protocol import MakeAgent, Seed, TreeDecide
@@ -45,6 +47,7 @@ __all__ = [
     "questions",
     "run_suite",
     "select",
+    "suite_questions",
 ]
 
 TREE_SECONDS: Final = 2.0
@@ -52,22 +55,6 @@ TREE_SECONDS: Final = 2.0
 
 _NO_MOVES: Final = re.compile(r"empty|ZeroDivisionError|division by zero")
 """What a search that asks a finished game for its moves typically raises."""
-
-
-@dataclass(frozen=True, slots=True)
-class Question:
-    """One question of the suite."""
-
-    name: str
-    """``"q1"`` .. ``"q5"``."""
-    title: str
-    """A short human title."""
-    points: float
-    """Points available."""
-    all_or_nothing: bool
-    """Whether every test must pass for the points (otherwise test points are summed)."""
-    algorithm: str | None = None
-    """The search algorithm it grades (q2-q4)."""
 
 
 def questions() -> tuple[Question, ...]:
@@ -87,22 +74,18 @@ QUESTIONS: Final = questions()
 """The default suite's questions (`questions` with the shipped table)."""
 
 
-@dataclass(frozen=True, slots=True)
-class TestSpec:
-    """One test to run: its name, question, kind and case."""
+def suite_questions(cases: Path | None = None) -> tuple[Question, ...]:
+    """The questions of the suite read from ``cases`` (default: the packaged suite).
 
-    __test__ = False  # not a pytest class
+    A classic ``test_cases`` folder brings its own questions and points (its ``CONFIG``
+    files); a folder of our cases grades our questions.
 
-    name: str
-    """Unique test name, ``"q2/lecture-3x3"``."""
-    question: str
-    """The question it belongs to."""
-    kind: str
-    """``"tree"``, ``"trace"`` or ``"eval"``."""
-    case: Any
-    """The `TreeCase`, `GameTraceCase` or `EvalAgentCase`."""
-    cost: float
-    """Rough seconds it takes, to schedule the long tests first."""
+    Raises:
+        CaseFormatError: If a classic ``CONFIG`` is malformed.
+    """
+    if cases is not None and is_classic_folder(cases):
+        return classic_questions(cases)
+    return questions()
 
 
 def build_suite(cases: Path | None = None) -> list[TestSpec]:
@@ -118,15 +101,17 @@ def build_suite(cases: Path | None = None) -> list[TestSpec]:
     Raises:
         CaseFormatError: If a case file is malformed.
     """
-    suite_questions = questions()
-    by_question: dict[str, list[TestSpec]] = {q.name: [] for q in suite_questions}
+    if cases is not None and is_classic_folder(cases):
+        return classic_specs(cases)
+    default_questions = questions()
+    by_question: dict[str, list[TestSpec]] = {q.name: [] for q in default_questions}
     evals = load_eval_agent_cases(None if cases is None else cases / "eval_agents")
     traces = load_game_traces(None if cases is None else cases / "game_traces")
     for e in evals:
         by_question.setdefault(e.question, []).append(
             TestSpec(e.test_name, e.question, "eval", e, 0.1 * e.num_games)
         )
-    for q in suite_questions:
+    for q in default_questions:
         if q.algorithm is None:
             continue
         for t in load_tree_cases(q.algorithm, cases):
@@ -136,7 +121,7 @@ def build_suite(cases: Path | None = None) -> list[TestSpec]:
         by_question.setdefault(g.question, []).append(
             TestSpec(g.test_name, g.question, "trace", g, 0.5)
         )
-    return [spec for q in suite_questions for spec in by_question.get(q.name, [])]
+    return [spec for q in default_questions for spec in by_question.get(q.name, [])]
 
 
 def select(
@@ -144,7 +129,8 @@ def select(
 ) -> list[TestSpec]:
     """The tests of the given questions and names (all when both are empty).
 
-    A test is named in full (``q2/lecture-3x3``) or by the part after the slash.
+    A test is named in full (``q2/lecture-3x3``), by the part after the slash, or by its
+    classic path (``test_cases/q2/0-small-tree`` or ``...0-small-tree.test``).
 
     Raises:
         ValueError: If a question or test name matches nothing (with the known names).
@@ -156,13 +142,26 @@ def select(
     chosen = [s for s in specs if not questions or s.question in questions]
     if tests:
         picked: list[TestSpec] = []
-        for t in tests:
+        for t in map(_test_name, tests):
             found = [s for s in chosen if s.name == t or s.name.split("/", 1)[1] == t]
             if not found:
                 raise ValueError(f"unknown test {t!r}; `autograder --list` shows the test names")
             picked.extend(f for f in found if f not in picked)
         chosen = [s for s in chosen if s in picked]
     return chosen
+
+
+def _test_name(text: str) -> str:
+    """A test name from a classic test path: its question folder and file stem.
+
+    >>> _test_name("test_cases/q2/0-small-tree.test")
+    'q2/0-small-tree'
+    >>> _test_name("q2/lecture-3x3")
+    'q2/lecture-3x3'
+    """
+    name = text.removesuffix(".test")
+    parts = [p for p in name.replace("\\", "/").split("/") if p]
+    return "/".join(parts[-2:]) if len(parts) > 2 else name
 
 
 def run_tree_test(
@@ -318,6 +317,7 @@ def run_suite(
     on_result: Callable[[TestResult], None] | None = None,
     run_as: str | None = None,
     budget: float | None = DEFAULT_BUDGET_SECONDS,
+    graded_questions: Sequence[Question] | None = None,
 ) -> list[QuestionResult]:
     """Grade the student's file on ``specs`` with ``jobs`` workers in parallel.
 
@@ -331,6 +331,8 @@ def run_suite(
         budget: Seconds for the whole submission (times ``timeout_scale``); a test not
             started by then is reported as not run. ``None``: no limit. A test already
             running ends within its own limit.
+        graded_questions: The questions the specs belong to (`suite_questions`; default:
+            the packaged suite's).
 
     Returns:
         One result per question that has a selected test, in suite order.
@@ -340,7 +342,7 @@ def run_suite(
     results: dict[str, TestResult] = {}
     lock = threading.Lock()
     crashes: list[BaseException] = []
-    suite_questions = questions()
+    suite_questions = tuple(graded_questions) if graded_questions is not None else questions()
     all_or_nothing = {q.name for q in suite_questions if q.all_or_nothing}
     timeouts: dict[str, int] = {}
     allowed = None if budget is None else budget * timeout_scale

@@ -42,6 +42,7 @@ __all__ = [
     "generate_trace",
     "load_game_traces",
     "read_game_trace_case",
+    "reference_trace",
     "run_game_trace",
 ]
 
@@ -196,6 +197,10 @@ def read_trace(case: GameTraceCase) -> Trace:
         raise CaseFormatError(
             f"{path}:1: made for other settings than {case.path.name}; run `autograder generate`"
         )
+    return _parse_trace(data, path)
+
+
+def _parse_trace(data: dict[str, Any], path: Path) -> Trace:
     try:
         moves = data["moves"]
         return Trace(
@@ -292,6 +297,24 @@ def generate_trace(case: GameTraceCase) -> Path | None:
     Returns:
         The path, when the file was written; ``None`` when it was already current.
     """
+    text = _trace_text(case)
+    path = case.trace_path
+    if not path.is_file() or path.read_text(encoding="utf-8") != text:
+        path.write_text(text, encoding="utf-8")
+        return path
+    return None
+
+
+def reference_trace(case: GameTraceCase) -> Trace:
+    """Play the reference game of ``case`` and return its trace, writing no file.
+
+    For cases whose trace is not stored, such as a classic ``PacmanGameTreeTest``.
+    """
+    return _parse_trace(json.loads(_trace_text(case)), case.path)
+
+
+def _trace_text(case: GameTraceCase) -> str:
+    """The trace file's text: the reference game of ``case`` and every Pacman move's answers."""
     search = algorithm_row(case.algorithm).search
     evaluate = get_evaluation(case.evaluation)
     moves: list[dict[str, Any]] = []
@@ -337,12 +360,7 @@ def generate_trace(case: GameTraceCase) -> Path | None:
         ",\n".join(json.dumps(m) for m in moves),
         "]}",
     ]
-    text = "\n".join(lines) + "\n"
-    path = case.trace_path
-    if not path.is_file() or path.read_text(encoding="utf-8") != text:
-        path.write_text(text, encoding="utf-8")
-        return path
-    return None
+    return "\n".join(lines) + "\n"
 
 
 # --- grading --------------------------------------------------------------------------

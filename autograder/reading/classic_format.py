@@ -31,7 +31,9 @@ from autograder.results import CaseFormatError
 from autograder.tree import TreeGame
 
 __all__ = [
+    "is_classic_folder",
     "parse_classic_text",
+    "read_classic_file",
     "read_graph_game_tree_test",
     "write_solution",
 ]
@@ -90,6 +92,26 @@ def _read(path: Path) -> str:
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise CaseFormatError(f"{path}:1: cannot read test file: {error}") from None
+
+
+def read_classic_file(path: Path) -> dict[str, tuple[str, int]]:
+    """The ``key: "value"`` fields of a classic ``.test``, ``.solution`` or ``CONFIG`` file.
+
+    Raises:
+        CaseFormatError: If it cannot be read or is malformed (naming file and line).
+    """
+    return parse_classic_text(_read(Path(path)), str(path))
+
+
+def is_classic_folder(folder: Path) -> bool:
+    """Whether ``folder`` is a classic ``test_cases`` folder, not a folder of our cases.
+
+    A classic folder has a ``CONFIG`` at its top or in a question folder.
+    """
+    folder = Path(folder)
+    if (folder / "CONFIG").is_file():
+        return True
+    return folder.is_dir() and any((q / "CONFIG").is_file() for q in folder.iterdir())
 
 
 def read_graph_game_tree_test(

@@ -7,11 +7,11 @@ import json
 import sys
 from collections.abc import Sequence
 
-from pacman._cli_parser import Parser
 from pacman.batch.evaluate import EvalResult, run_evaluation
 from pacman.batch.plot import plot_scores
 from pacman.batch.spec import EvalConfigError, load_config
 from pacman.batch.stats import format_table
+from pacman.cli_parser import Parser
 from pacman.core.errors import PacmanError
 from pacman.runner import MatchSpec, rerun_command
 
