@@ -186,3 +186,17 @@ def test_an_evaluation_function_from_a_file(student_folder: Path) -> None:
     assert evaluate(state) == state.score - 2 * state.num_food
     with pytest.raises(Exception, match="did you mean betterEvaluationFunction"):
         load_evaluation("multiAgents.py:betterEvaluationFunctio")
+
+
+def test_pacman_eval_plays_a_classic_file(
+    capsys: pytest.CaptureFixture[str], student_folder: Path
+) -> None:
+    status = main(
+        ["eval", "-p", "multiAgents.py:MinimaxAgent:depth=2", "-l", "testClassic", "-n", "2"]
+        + ["-j", "0", "-q", "--json"]
+    )
+    out = capsys.readouterr().out
+    assert status == 0
+    (row,) = json.loads(out)["configs"]
+    assert row["games"] == 2
+    assert row["failed"] == 0
