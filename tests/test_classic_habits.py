@@ -191,10 +191,8 @@ def test_an_evaluation_function_from_a_file(student_folder: Path) -> None:
 def test_pacman_eval_plays_a_classic_file(
     capsys: pytest.CaptureFixture[str], student_folder: Path
 ) -> None:
-    status = main(
-        ["eval", "-p", "multiAgents.py:MinimaxAgent:depth=2", "-l", "testClassic", "-n", "2"]
-        + ["-j", "0", "-q", "--json"]
-    )
+    grid = ["-p", "multiAgents.py:MinimaxAgent:depth=2", "-l", "testClassic", "-n", "2"]
+    status = main(["eval", *grid, "-j", "0", "-q", "--json"])
     out = capsys.readouterr().out
     assert status == 0
     (row,) = json.loads(out)["configs"]
