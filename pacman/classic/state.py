@@ -201,10 +201,19 @@ class _LayoutView:
         self.food = Grid.from_cells(state.width, state.height, layout.food)
         self.capsules = list(layout.capsules)
         self.numGhosts = len(layout.ghost_starts)
+        self.agentPositions = [(True, layout.pacman_start)] + [
+            (False, start) for start in layout.ghost_starts
+        ]
+        self.totalFood = len(layout.food)
 
     def getNumGhosts(self) -> int:
         """How many ghost starts the board has."""
         return int(self.numGhosts)
+
+    def isWall(self, pos: tuple[int, int]) -> bool:
+        """Whether the cell ``(x, y)`` is a wall."""
+        x, y = pos
+        return bool(self.walls[x][y])
 
 
 class _StateData:
@@ -218,6 +227,13 @@ class _StateData:
         self.score = state.score
         self._win = bool(state.is_win())
         self._lose = bool(state.is_lose())
+        # Our states do not keep what the last move did; None is the classic value of a
+        # state no move has led to yet.
+        self._agentMoved: int | None = None
+        self._foodEaten: tuple[int, int] | None = None
+        self._foodAdded: tuple[int, int] | None = None
+        self._capsuleEaten: tuple[int, int] | None = None
+        self.scoreChange = 0
 
 
 class ClassicState:
@@ -263,6 +279,10 @@ class ClassicState:
     def isLose(self) -> bool:
         """Whether Pacman has lost."""
         return bool(self.state.is_lose())
+
+    def deepCopy(self) -> ClassicState:
+        """A copy (states never change, so it is the same state)."""
+        return ClassicState(self.state)
 
     def getScore(self) -> float:
         """The score, as a float."""

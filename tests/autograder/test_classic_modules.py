@@ -141,3 +141,22 @@ def test_state_data_holds_the_classic_fields() -> None:
     assert isinstance(classic.getScore(), float)
     assert isinstance(classic.getGhostStates()[0], game.AgentState)
     assert isinstance(classic.getFood(), game.Grid)
+
+
+def test_the_less_common_classic_fields() -> None:
+    # Seen in classic evaluation functions: copies, the last move's fields, the layout's
+    # agent positions and wall test.
+    state = GameState.initial("smallClassic")
+    classic: Any = ClassicState(state)
+    copy = classic.deepCopy()
+    assert copy == classic
+    assert copy is not classic
+    assert hash(copy) == hash(classic)
+    data = classic.data
+    assert (data._agentMoved, data._foodEaten, data._capsuleEaten) == (None, None, None)
+    layout = data.layout
+    assert layout.agentPositions[0] == (True, state.pacman_position)
+    assert [p for is_pacman, p in layout.agentPositions[1:]] == list(state.layout.ghost_starts)
+    assert layout.isWall((0, 0))
+    assert not layout.isWall(state.pacman_position)
+    assert layout.totalFood == state.num_food
