@@ -383,6 +383,48 @@ HAND = [
 """,
     ),
     Spec(
+        "every-move-loses",
+        "Every move loses (the ghost catches Pacman either way): the agent must still move, "
+        "choosing the loss its evaluation ranks best.",
+        1,
+        2,
+        "A West B\nA East C\nB West D\nB East E\nC West F\nC East G\n",
+        "D -500\nE -510\nF -490\nG -530\n",
+        ("win-lose-above-depth", "advice"),
+        lose=("D", "E", "F", "G"),
+        diagram=r"""
+             A              max
+      West/     \East
+         B         C        ghost
+       /   \     /   \
+      D     E   F     G     every one a lost state
+    -500 -510 -490 -530
+""",
+    ),
+    Spec(
+        "every-move-loses-two-ghosts",
+        "With two ghosts, every move ends caught by the second ghost: the agent must still "
+        "move, choosing the loss its evaluation ranks best.",
+        1,
+        3,
+        "A West B\nA East C\nB West D\nC West E\nD West F\nD East G\nE West H\nE East I\n",
+        "F -500\nG -505\nH -495\nI -520\n",
+        # Advice: no classic tree has a position where every move loses, so a search that
+        # ranks every loss alike (-inf) is not failed for it; a None returned is named.
+        ("win-lose-above-depth", "advice"),
+        lose=("F", "G", "H", "I"),
+        diagram=r"""
+             A              max
+      West/     \East
+         B         C        ghost 1
+         |         |
+         D         E        ghost 2
+       /   \     /   \
+      F     G   H     I     every one a lost state
+    -500 -505 -495 -520
+""",
+    ),
+    Spec(
         "two-ghosts-depth-1",
         "Two ghosts each move once after Pacman before the leaves are scored.",
         1,
@@ -425,6 +467,24 @@ HAND = [
           / \  |    / \      |  / \   / \
          N  O  P   Q   R     S  T  U  V  W
          8  5  7   6   9     9  1  4  8  6
+""",
+    ),
+    Spec(
+        "pacman-alone-depth-1",
+        "One agent only, one ply: Pacman moves once and the states are scored.",
+        1,
+        1,
+        "A West B\nA East C\nB West D\nC West E\n",
+        "B 4\nC 6\nD 9\nE 0\n",
+        (),
+        diagram=r"""
+           A        max
+    West/     \East
+       B         C  (scored: one ply)
+       4         6
+       |         |
+       D         E  (for searches that go too deep)
+       9         0
 """,
     ),
     Spec(

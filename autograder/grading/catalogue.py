@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Collection, Hashable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from agents.search import SearchResult
 from autograder.algorithms import algorithm as algorithm_row
@@ -36,12 +36,14 @@ from autograder.tree import TreeState
 
 __all__ = [
     "BUGS",
+    "RETURNED_NONE",
     "Bug",
     "Flaws",
     "SearchFn",
     "closest_bug",
     "diagnose",
     "diagnose_all",
+    "diagnose_error",
     "flawed_search",
 ]
 
@@ -61,6 +63,10 @@ class SearchFn(Protocol):
     ) -> SearchResult:
         """Search from ``state`` and return the root value, action and generated count."""
         ...
+
+
+class _NotApplicable(ValueError):
+    """The variant cannot search from here at all (not a mistake a search makes)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +98,16 @@ class Flaws:
     children, then the mean of that and the third, and so on."""
     return_value: bool = False
     """Return the root's value where the action belongs."""
+    ghost_after_pacman: bool = False
+    """Pacman hands the turn to agent 1 whatever the number of agents, so a game with
+    Pacman alone asks for a ghost that does not exist."""
+    swapped_arguments: bool = False
+    """A ghost's recursive call passes the depth where the agent index belongs and the next
+    agent where the depth belongs (with a depth counted up from 0 and checked with ``==``,
+    as such code does); a node with no moves raises, as ``min()`` of nothing does."""
+    none_in_certain_death: bool = False
+    """A lost state is worth -inf, and the root keeps an action only when its value beats
+    -inf: when every move loses, no action is kept and the agent returns None."""
 
 
 def flawed_search(
@@ -129,7 +145,7 @@ def flawed_search(
         raise ValueError(f"depth must be an int >= 1, got {depth!r}")
     plies = depth + flaws.depth_offset
     if plies < 1:
-        raise ValueError(f"this variant needs depth >= {2 - flaws.depth_offset}")
+        raise _NotApplicable(f"this variant needs depth >= {2 - flaws.depth_offset}")
     if state.is_terminal():
         raise ValueError("cannot search from a terminal state: the game is over")
     num_agents = state.num_agents
@@ -139,7 +155,7 @@ def flawed_search(
     generated = 0
 
     def step(agent: int, d: int) -> tuple[int, int]:
-        nxt = agent + 1 if agent + 1 < layers else 0
+        nxt = agent + 1 if agent + 1 < layers or (agent == 0 and flaws.ghost_after_pacman) else 0
         if flaws.depth_per_agent or (flaws.depth_after_pacman and agent == 0):
             return nxt, d - 1
         if flaws.depth_after_pacman:
@@ -151,6 +167,9 @@ def flawed_search(
         actions = list(s.legal_actions(agent))
         if flaws.reverse_children:
             actions.reverse()
+
+        if flaws.swapped_arguments and not actions:
+            raise ValueError("no moves to take the best of")
 
         def one(a: Any) -> tuple[Any, Any]:
             nonlocal generated
@@ -167,9 +186,14 @@ def flawed_search(
                 yield one(a)
 
     def value(s: Any, agent: int, d: int, alpha: float, beta: float) -> float:
-        if d <= 0 or (not flaws.skip_terminal_check and s.is_terminal()):
+        if flaws.none_in_certain_death and s.is_terminal() and _is_lose(s):
+            return -_INF
+        depth_done = d == 0 if flaws.swapped_arguments else d <= 0
+        if depth_done or (not flaws.skip_terminal_check and s.is_terminal()):
             return evaluate(s)
         nxt, nd = step(agent, d)
+        if flaws.swapped_arguments and agent != 0:
+            nxt, nd = plies - nd, plies - nxt  # (depth, agent) passed as (agent, depth)
         if flaws.fresh_bounds:
             alpha, beta = -_INF, _INF
         if agent == 0:
@@ -202,7 +226,7 @@ def flawed_search(
     best_value, best_action, alpha = -_INF, None, -_INF
     for action, child in children(state, 0):
         v = value(child, nxt, nd, -_INF if flaws.fresh_bounds else alpha, _INF)
-        if v > best_value:
+        if v > best_value:  # no action at all when every value is -inf
             best_value, best_action = v, action
         alpha = max(alpha, v)
     return SearchResult(best_value, best_value if flaws.return_value else best_action, generated)
@@ -293,12 +317,38 @@ BUGS: dict[str, Bug] = {
             Flaws(return_value=True),
         ),
         Bug(
+            "none-in-certain-death",
+            "lost states are worth -inf and an action is kept only when it beats -inf, so "
+            "when every move loses the agent keeps no action and returns None",
+            "start from the first legal action (or score a lost state with the evaluation "
+            "function): an agent must move even when every move loses",
+            _ALL,
+            Flaws(none_in_certain_death=True),
+        ),
+        Bug(
             "depth-per-agent",
             "depth is decremented after every agent's move instead of after a full ply",
             "one unit of depth is Pacman plus every ghost: decrement only when the turn "
             "comes back to Pacman",
             _ALL,
             Flaws(depth_per_agent=True),
+        ),
+        Bug(
+            "pacman-alone-handed-to-ghost",
+            "after Pacman the turn always goes to ghost 1, even in a game with no ghost",
+            "the agent after Pacman is (index + 1) % num_agents: with Pacman alone, that is "
+            "Pacman again, one ply later",
+            _ALL,
+            Flaws(ghost_after_pacman=True),
+        ),
+        Bug(
+            "swapped-arguments",
+            "a ghost's recursive call passes its arguments in the wrong order: the depth "
+            "where the agent index belongs and the agent index where the depth belongs",
+            "call the ghost's recursion with the same argument order as the function's "
+            "definition (agent index, depth, state)",
+            _ALL,
+            Flaws(swapped_arguments=True),
         ),
         Bug(
             "depth-after-pacman",
@@ -396,6 +446,11 @@ set that is exactly right is best explained by a value returned in place of the 
 """
 
 
+def _is_lose(state: Any) -> bool:
+    is_lose = getattr(state, "is_lose", None)
+    return bool(is_lose()) if callable(is_lose) else False
+
+
 class _Mismatch(Exception):
     """A variant generated a state the student did not: it cannot match."""
 
@@ -404,7 +459,21 @@ def _key(state: Any) -> Hashable:
     return state.name if isinstance(state, TreeState) else state
 
 
+class _ReturnedNone:
+    """The type of `RETURNED_NONE`."""
+
+    def __repr__(self) -> str:
+        return "None"
+
+
+RETURNED_NONE: Final = _ReturnedNone()
+"""Pass as ``action`` to diagnose an agent that returned None (``action=None`` means the
+action is unknown and only generated states are compared)."""
+
+
 def _same_action(variant: Any, student: Any) -> bool:
+    if student is RETURNED_NONE:
+        return variant is None
     if variant == student or str(variant) == str(student):
         return True
     try:
@@ -480,7 +549,8 @@ def diagnose_all(
         algorithm: The algorithm the student was asked for.
         depth: The depth the student was given (default: the case's).
         evaluate: The evaluation function used (default: the case's tree values).
-        action: The student's root action; ``None`` compares generated sets only.
+        action: The student's root action; ``None`` compares generated sets only, and
+            `RETURNED_NONE` stands for an agent that returned None.
         generated: The states the student generated, as state names (trees) or states;
             the root is added when missing.
         bugs: Restrict the search to these bug names (default: the whole catalogue).
@@ -508,6 +578,49 @@ def diagnose_all(
         and (bugs is None or bug.name in bugs)
         and reproduces(bug.flaws)
     ]
+
+
+def diagnose_error(
+    target: TreeCase | Any,
+    algorithm: str,
+    depth: int | None = None,
+    evaluate: Callable[[Any], float] | None = None,
+    generated: Collection[Hashable] = (),
+) -> Bug | None:
+    """The likely bug of a search that raised: the first variant that raises too.
+
+    A variant matches when it raises after generating exactly the states the student's
+    search generated before it raised. Takes the same arguments as `diagnose_all`, without
+    an action (there is none).
+    """
+    root, depth, evaluate = _resolve(target, algorithm, depth, evaluate)
+    student = {_key(s) for s in generated} | {_key(root)}
+    for bug in BUGS.values():
+        if not bug.applies_to(algorithm):
+            continue
+        seen = {_key(root)}
+
+        def watch(state: Any, seen: set[Hashable] = seen) -> None:
+            key = _key(state)
+            if key not in student:
+                raise _Mismatch
+            seen.add(key)
+
+        try:
+            flawed_search(
+                root,
+                algorithm=algorithm,
+                depth=depth,
+                evaluate=evaluate,
+                observe=watch,
+                flaws=bug.flaws,
+            )
+        except (_Mismatch, _NotApplicable):
+            continue
+        except Exception:  # it raised too: a match when it got exactly as far
+            if seen == student:
+                return bug
+    return None
 
 
 def diagnose(

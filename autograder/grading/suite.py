@@ -20,6 +20,7 @@ from typing import Any, Final
 
 from autograder import algorithms
 from autograder.algorithms import algorithm as algorithm_row
+from autograder.grading.catalogue import diagnose_error
 from autograder.grading.classic_suite import classic_questions, classic_specs
 from autograder.grading.eval_games import EvalAgentCase, load_eval_agent_cases, run_eval_agent
 from autograder.grading.servers import TreeServer
@@ -30,7 +31,7 @@ from autograder.grading.traces import (
     run_game_trace,
 )
 from autograder.grading.trees import check_tree_case
-from autograder.grading.workers import SandboxProcess, StudentError, WorkerLost
+from autograder.grading.workers import BadAnswer, SandboxProcess, StudentError, WorkerLost
 from autograder.reading.case_folders import load_tree_cases
 from autograder.reading.classic_format import is_classic_folder
 from autograder.reading.tree_cases import TreeCase
@@ -55,6 +56,7 @@ TREE_SECONDS: Final = 2.0
 
 _NO_MOVES: Final = re.compile(r"empty|ZeroDivisionError|division by zero")
 """What a search that asks a finished game for its moves typically raises."""
+_NO_MOVES_HINT: Final = "Hint: a won or lost state has no legal actions"
 
 
 def questions() -> tuple[Question, ...]:
@@ -185,7 +187,7 @@ def run_tree_test(
         lines = [f"Your {cls} raised: {exc.describe()}"]
         if _NO_MOVES.search(f"{exc.type}: {exc.message}"):
             lines.append(
-                "Hint: a won or lost state has no legal actions (a finished game has no "
+                f"{_NO_MOVES_HINT} (a finished game has no "
                 "moves): check is_win()/is_lose() and evaluate such a state before looking "
                 "for its moves."
             )
@@ -203,6 +205,7 @@ def run_tree_test(
         generated=server.generated,
         output=worker.output(),
         seconds=time.monotonic() - t0,
+        returned_none=answer is None or (isinstance(answer, BadAnswer) and answer.shown == "None"),
     )
 
 
@@ -222,9 +225,23 @@ def _failed_run(
         output=worker.output(),
         seconds=time.monotonic() - t0,
     )
+    bug = None
+    if status == "error":
+        try:
+            bug = diagnose_error(spec.case, spec.case.algorithm, generated=server.generated)
+        except Exception:  # diagnosis is a courtesy: never let it break grading
+            bug = None
+    if bug is not None:
+        # A known bug that raises the same way explains the error better than the
+        # generic hint about finished games.
+        lines = [line for line in lines if not line.startswith(_NO_MOVES_HINT)]
+        lines[1:1] = [f"Likely bug: {bug.summary}.", f"Hint: {bug.hint}."]
     # The tree drawing would only repeat what the error says; keep the case's line.
     return dataclasses.replace(
-        graded, status=status, messages=(graded.messages[0], *lines), diagnosis=None
+        graded,
+        status=status,
+        messages=(graded.messages[0], *lines),
+        diagnosis=None if bug is None else bug.name,
     )
 
 

@@ -25,7 +25,7 @@ from agents.evaluation import get_evaluation
 from agents.search import expectimax, minimax
 from autograder.algorithms import algorithm as algorithm_row
 from autograder.algorithms import algorithm_names
-from autograder.grading.catalogue import diagnose
+from autograder.grading.catalogue import RETURNED_NONE, diagnose
 from autograder.grading.servers import PacmanServer
 from autograder.grading.workers import BadAnswer, SandboxProcess, StudentError, WorkerLost
 from autograder.reading.case_toml import GHOSTS, case_layout, read_case_table
@@ -495,12 +495,13 @@ def _check_move(
         messages.append(f"Distinct states generated: {got}, as expected.")
     diagnosis = None
     try:
+        returned_none = isinstance(answer, BadAnswer) and answer.shown == "None"
         bug = diagnose(
             state,
             case.algorithm,
             case.depth,
             get_evaluation(case.evaluation),
-            action=action,
+            action=RETURNED_NONE if returned_none else action,
             generated=server.generated,
         )
     except Exception:  # diagnosis is a courtesy: never let it break grading

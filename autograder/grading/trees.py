@@ -17,7 +17,7 @@ from pathlib import Path
 from autograder.algorithms import algorithm as algorithm_row
 from autograder.algorithms import algorithm_names
 from autograder.diagram import draw_tree
-from autograder.grading.catalogue import closest_bug, diagnose_all
+from autograder.grading.catalogue import RETURNED_NONE, closest_bug, diagnose_all
 from autograder.reading.case_folders import load_tree_cases
 from autograder.reading.classic_format import write_solution
 from autograder.reading.tree_cases import TreeCase, read_text
@@ -37,14 +37,20 @@ _ADVICE_NOTE = (
     "Advice, not graded: the classic contract grades trees with Pacman and at least one "
     "ghost; this one checks that a search with no ghost hands the turn back to Pacman."
 )
+_ADVICE_TAG_NOTE = (
+    "Advice, not graded: the classic tests have no tree like this one; it shows a habit "
+    "that can still lose games (the game tests grade those)."
+)
 
 
 def is_advice(case: TreeCase) -> bool:
     """Whether a case goes beyond the classic contract: shown to help, never counted.
 
     Graded trees have at least two agents, as every classic tree does (SPEC section 6).
+    A case tagged ``advice`` checks a habit the classic tests do not (a position where
+    every move loses, say): it names a mistake without costing points.
     """
-    return case.game.num_agents < 2
+    return case.game.num_agents < 2 or "advice" in case.tags
 
 
 def reference_run(case: TreeCase, algorithm: str | None = None) -> tuple[str, frozenset[str]]:
@@ -232,6 +238,7 @@ def check_tree_case(
     points: float = 0.0,
     output: str = "",
     seconds: float = 0.0,
+    returned_none: bool = False,
 ) -> TestResult:
     """Grade what a student's agent did on a case.
 
@@ -244,6 +251,7 @@ def check_tree_case(
         points: Points for a pass (also the test's ``max_points``).
         output: What the student's code printed.
         seconds: How long the agent took.
+        returned_none: Whether the agent returned None (then ``action`` is ``None``).
 
     Returns:
         A passed result, or a failed one whose messages give expected against actual
@@ -279,9 +287,11 @@ def check_tree_case(
         f"{case.description} ({case.algorithm}, depth {case.depth}, {case.game.num_agents} agents)"
     ]
     if advice:
-        messages.insert(0, _ADVICE_NOTE)
+        messages.insert(0, _ADVICE_NOTE if case.game.num_agents < 2 else _ADVICE_TAG_NOTE)
     expected = " or ".join(map(repr, tied)) + (" (tied best)" if len(tied) > 1 else "")
-    if action is None:
+    if action is None and returned_none:
+        messages.append(f"Your agent returned None; expected {expected}.")
+    elif action is None:
         messages.append(f"Your agent returned no usable action; expected {expected}.")
     elif not action_ok:
         legal = case.game.root.legal_actions(0)
@@ -302,7 +312,8 @@ def check_tree_case(
         messages.append(
             f"Missing {len(missing)} states that should be generated: {_names(missing)}"
         )
-    bugs = diagnose_all(case, case.algorithm, action=action, generated=got)
+    shown = RETURNED_NONE if returned_none and action is None else action
+    bugs = diagnose_all(case, case.algorithm, action=shown, generated=got)
     if bugs:
         messages.append(f"Likely bug: {bugs[0].summary}.")
         messages.append(f"Hint: {bugs[0].hint}.")
@@ -314,7 +325,7 @@ def check_tree_case(
     else:
         messages.append("No known bug gives exactly this answer; compare with the tree below.")
         messages.extend(_observations(case, got))
-        near = closest_bug(case, case.algorithm, action=action, generated=got)
+        near = closest_bug(case, case.algorithm, action=shown, generated=got)
         if near is not None:
             messages.append(f"Closest known bug (not an exact match): {near.summary}.")
     if case.diagram:

@@ -37,11 +37,7 @@ NO_NAME = "issue 10 diagnostics: the grader does not give this bug's name to mos
 _GRADE_TODAY: dict[tuple[str, str], str] = {}
 """(variant, question) whose points differ from the classic grader's today, and why."""
 
-_NAME_TODAY: dict[str, str] = {
-    "bug_swapped_arguments": NO_NAME,
-    # Caught only by the game trace (move 57), which calls a None move value-not-action.
-    "bug_none_in_certain_death": NO_NAME,
-}
+_NAME_TODAY: dict[str, str] = {}
 """Bug variants whose diagnosis is not the expected one today, and why."""
 
 
