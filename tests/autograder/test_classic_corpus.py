@@ -15,11 +15,13 @@ the failing tests and their messages.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
 from tests.autograder.corpus_report import (
+    CORPUS,
     QUESTIONS,
     describe_diagnoses,
     diagnoses,
@@ -98,3 +100,17 @@ def test_bug_variant_is_named(variant: str) -> None:
     assert names_bug(got, name), (
         f"expected {name}; the failing tests got {describe_diagnoses(diagnoses(got))}"
     )
+
+
+def test_a_game_trace_catches_the_minimum_at_the_last_ghost(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The classic game test catches this expectimax (average every ghost but the last,
+    # which takes the minimum); so must a game trace, not only the trees.
+    from autograder.cli import main
+
+    file = CORPUS / "bug_expectimax_min_last_ghost" / "multiAgents.py"
+    assert main([str(file), "-t", "q4/expectimax-mediumClassic", "--format", "json"]) == 0
+    (question,) = json.loads(capsys.readouterr().out)["questions"]
+    (test,) = question["tests"]
+    assert test["status"] == "failed"
