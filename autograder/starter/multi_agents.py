@@ -68,8 +68,8 @@ class MinimaxAgent(MultiAgentSearchAgent):
         """Return the minimax action from ``state`` (Pacman to move).
 
         Every ghost is assumed to pick the move worst for Pacman. Leaves are scored
-        with ``self.evaluate``. Among equally good actions, return the first in legal
-        order.
+        with ``self.evaluate``. Among equally good actions, any one is right (the
+        first in legal order, the last or a random one).
         """
         raise NotImplementedError("MinimaxAgent.get_action")
 
