@@ -1,8 +1,9 @@
 """The grader's side of the proxies: it computes, records and counts every successor.
 
 A server holds every state it handed out during one test, by a number unique in the
-grader's process (the root of each decision included), and the set of distinct states
-generated during the current decision. The worker's proxies refer to states by number
+grader's process (the root of each decision included; equal states share one number, and
+a test holds at most `MAX_STATES`), and the set of distinct states generated during the
+current decision. The worker's proxies refer to states by number
 only, so the grader always computes successors from its own states.
 
 A Pacman server sends siblings ahead and counts one when the worker reports handing it
@@ -32,27 +33,52 @@ stand for another one."""
 
 _STALE = "this state belongs to an earlier test; keep no states between tests"
 
+MAX_STATES = 500_000
+"""Most distinct states a Pacman server keeps for one test (a reference game trace needs
+about 10,000). Equal states share one number, so repeating a request costs nothing; a
+test that asks for more distinct states fails with `_TOO_MANY`."""
+
+_TOO_MANY = (
+    f"this test asked for more than {MAX_STATES:,} distinct states; the grader keeps no more "
+    "(a search of the given depth needs far fewer)"
+)
+
 
 class PacmanServer:
     """Answers successor requests on real `GameState` objects."""
 
     def __init__(self) -> None:
         self.states: dict[int, GameState] = {}
+        """Every state handed out during the test, by number (at most `MAX_STATES`)."""
+        self._numbers: dict[GameState, int] = {}
+        """The number of each state handed out: equal states share one."""
         self.generated: set[GameState] = set()
         """Distinct states of the current decision: its root and every child handed out."""
-        self.requests = 0
-        """Successor requests served in the current decision."""
         self.sent_ahead: set[int] = set()
         """Numbers of the siblings sent ahead during the current decision (not yet noticed)."""
 
     def begin(self, root: GameState) -> tuple[int, tuple[Any, ...]]:
         """Start a decision at ``root``; returns its number and fields for the worker."""
         self.generated = {root}
-        self.requests = 0
         self.sent_ahead = set()
-        number = next(_NUMBERS)
-        self.states[number] = root
+        number = self._number(root, always=True)
+        assert number is not None
         return number, state_fields(root)
+
+    def _number(self, state: GameState, *, always: bool = False) -> int | None:
+        """The state's number, new if it has none.
+
+        ``None`` past `MAX_STATES` states, unless ``always`` (a decision's root, which the
+        test itself hands out).
+        """
+        number = self._numbers.get(state)
+        if number is None:
+            if len(self._numbers) >= MAX_STATES and not always:
+                return None
+            number = next(_NUMBERS)
+            self._numbers[state] = number
+            self.states[number] = state
+        return number
 
     def serve(self, parent: int, agent: int, action: str) -> tuple[Any, ...]:
         """Compute and record one successor; the reply sends its siblings along.
@@ -67,7 +93,6 @@ class PacmanServer:
             child = state.successor(agent, action)
         except (PacmanError, ValueError) as exc:
             return (FAILED, type(exc).__name__, str(exc))
-        self.requests += 1
         self.generated.add(child)
         siblings: list[tuple[str, int, tuple[Any, ...]]] = []
         chosen = 0
@@ -76,8 +101,9 @@ class PacmanServer:
                 chosen, sibling = len(siblings), child
             else:
                 sibling = state.successor(agent, a)
-            number = next(_NUMBERS)
-            self.states[number] = sibling
+            number = self._number(sibling)
+            if number is None:
+                return (FAILED, "MemoryError", _TOO_MANY)
             if sibling is not child:
                 self.sent_ahead.add(number)
             siblings.append((a.value, number, state_fields(sibling)))

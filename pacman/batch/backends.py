@@ -118,7 +118,7 @@ def hard_limit(timeout: float | None) -> float | None:
 
 
 @dataclass
-class _Worker:
+class _GameProcess:
     process: BaseProcess
     conn: Connection
     beat: Any
@@ -145,17 +145,17 @@ def iter_local(
     ctx = multiprocessing.get_context("spawn")
     source = iter(tasks)
     retry: deque[Numbered] = deque()
-    workers: list[_Worker] = []
+    workers: list[_GameProcess] = []
 
-    def start() -> _Worker:
+    def start() -> _GameProcess:
         parent_conn, child_conn = ctx.Pipe()
         beat = ctx.Array("d", 2, lock=False)
         process = ctx.Process(target=_worker_main, args=(child_conn, beat), daemon=True)
         process.start()
         child_conn.close()
-        return _Worker(process, parent_conn, beat)
+        return _GameProcess(process, parent_conn, beat)
 
-    def replace(worker: _Worker) -> _Worker:
+    def replace(worker: _GameProcess) -> _GameProcess:
         worker.conn.close()
         if worker.process.is_alive():
             worker.process.kill()
@@ -164,7 +164,7 @@ def iter_local(
         workers[workers.index(worker)] = replacement
         return replacement
 
-    def fail_head(worker: _Worker, record: GameResult) -> Result:
+    def fail_head(worker: _GameProcess, record: GameResult) -> Result:
         """Give up the worker's running game; its queued games go back in line."""
         number, _ = worker.queued.popleft()
         retry.extend(worker.queued)
@@ -172,7 +172,7 @@ def iter_local(
         replace(worker)
         return number, record
 
-    def drain(worker: _Worker, done: list[Result]) -> bool:
+    def drain(worker: _GameProcess, done: list[Result]) -> bool:
         """Read every result the worker has sent; true if its pipe is closed (it died)."""
         while worker.queued:
             try:
@@ -185,7 +185,7 @@ def iter_local(
             done.append((number, record))
         return False
 
-    def feed(worker: _Worker) -> None:
+    def feed(worker: _GameProcess) -> None:
         while len(worker.queued) < PREFETCH:
             item = retry.popleft() if retry else next(source, None)
             if item is None:
@@ -205,7 +205,7 @@ def iter_local(
             workers.append(start())
             feed(workers[-1])
         while any(w.queued for w in workers) or retry:
-            by_handle: dict[Any, _Worker] = {}
+            by_handle: dict[Any, _GameProcess] = {}
             for w in workers:
                 if w.queued:
                     by_handle[w.conn] = w
@@ -253,7 +253,7 @@ def iter_local(
         _stop(workers)
 
 
-def _stop(workers: list[_Worker]) -> None:
+def _stop(workers: list[_GameProcess]) -> None:
     """Ask idle workers to quit; terminate the busy ones (interrupted or abandoned run)."""
     for w in workers:
         if w.queued:

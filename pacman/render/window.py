@@ -158,7 +158,6 @@ class PygameWindow:
         self._step = False
         self._turn = 0
         self._state: GameState | None = None
-        self._previous: GameState | None = None
         self._cells: set[tuple[int, int]] = set()
         self._shown_cells: frozenset[tuple[int, int]] = frozenset()
         self._generated: int | None = None
@@ -363,7 +362,7 @@ class PygameWindow:
     def start(self, state: GameState) -> None:
         """Show the start of a game."""
         self._turn = 0
-        self._state, self._previous = state, None
+        self._state = state
         self._cells.clear()
         self._shown_cells = frozenset()
         self._generated = None
@@ -382,7 +381,7 @@ class PygameWindow:
                 self._cells.clear()
                 result = getattr(self._searcher, "last_result", None)
                 self._generated = getattr(result, "generated", None)
-        self._state, self._previous = after, before
+        self._state = after
         if self._closed:
             return
         start = time.perf_counter()

@@ -382,3 +382,42 @@ def test_a_memory_bomb_fails_its_own_test_and_the_worker_goes_on(tmp_path: Path)
         assert again == "Stop"  # the same worker answers, without numpy or pygame loaded
     finally:
         w.close()
+
+
+def test_repeating_a_request_does_not_grow_the_graders_state_table() -> None:
+    # Issue 11 item 12: one request repeated 10,000 times kept 10,000 states.
+    state = GameState.initial("mediumClassic")
+    server = PacmanServer()
+    root, _ = server.begin(state)
+    action = str(state.legal_actions(0)[0])
+    for _ in range(10_000):
+        assert server.serve(root, 0, action)[0] == "c"
+    assert len(server.states) == 1 + len(state.legal_actions(0))
+
+
+def test_the_graders_state_table_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    from autograder.grading import servers
+
+    monkeypatch.setattr(servers, "MAX_STATES", 20)
+    state = GameState.initial("mediumClassic")
+    server = PacmanServer()
+    number, _ = server.begin(state)
+    replies = []
+    for _ in range(30):  # walk on: every move brings new states
+        reply = server.serve(number, 0, str(state.legal_actions(0)[0]))
+        replies.append(reply)
+        if reply[0] != "c":
+            break
+        chosen, siblings = reply[1], reply[2]
+        number = siblings[chosen][1]
+        state = server.states[number]
+        reply = server.serve(number, 1, str(state.legal_actions(1)[0]))
+        if reply[0] != "c":
+            replies.append(reply)
+            break
+        number = reply[2][reply[1]][1]
+        state = server.states[number]
+    assert replies[-1][0] == "e"
+    assert "distinct states" in replies[-1][2]
+    assert len(server.states) <= 20
+    server.begin(GameState.initial("testClassic"))  # a new root is still taken
