@@ -28,6 +28,7 @@ from autograder.grading.suite import (
     Question,
     TestSpec,
     build_suite,
+    question_result,
     run_suite,
     select,
     suite_questions,
@@ -36,7 +37,7 @@ from autograder.grading.traces import generate_trace, load_game_traces
 from autograder.grading.trees import generate_tree_solutions
 from autograder.reports import report
 from autograder.reports.gradescope import failure_results, write_package
-from autograder.results import CaseFormatError, QuestionResult
+from autograder.results import CaseFormatError, QuestionResult, TestResult
 from pacman import __version__
 from pacman.cli_parser import Parser
 from pacman.loader import STUDENT_FILES
@@ -228,10 +229,18 @@ def _grade_with(args: argparse.Namespace) -> int:
     cases = Path(args.cases) if args.cases else None
     try:
         graded = suite_questions(cases)
-        specs = build_suite(cases)
-        specs = select(specs, args.question, args.test)
+        every = build_suite(cases)
+        specs = select(every, args.question, args.test)
     except (CaseFormatError, ValueError) as exc:
         return _fail(str(exc))
+    # Questions only partly run (-t): how many of their tests run, of how many.
+    selected = {
+        q.name: (run, of)
+        for q in graded
+        if 0
+        < (run := sum(s.question == q.name for s in specs))
+        < (of := sum(s.question == q.name for s in every))
+    }
     if args.list:
         sys.stdout.write(_list(specs, graded))
         return 0
@@ -260,6 +269,27 @@ def _grade_with(args: argparse.Namespace) -> int:
             "(grade as root with --run-as USER to contain it)",
             file=sys.stderr,
         )
+    live = None
+    if args.format == "text" and args.output is None:
+        # Each question is printed as soon as it is graded, with progress on a terminal.
+        by_name = {q.name: q for q in graded}
+        live = report.LiveReport(
+            [
+                (q.name, [s.name for s in specs if s.question == q.name])
+                for q in graded
+                if any(s.question == q.name for s in specs)
+            ],
+            sys.stdout,
+            lambda name, tests: question_result(by_name[name], tests),
+            file=str(path),
+            verbose=args.verbose,
+            selected=selected,
+        )
+
+    def on_result(result: TestResult) -> None:
+        if live is not None:
+            live.on_result(_muted_test(result) if args.mute else result)
+
     t0 = time.monotonic()
     try:
         questions = run_suite(
@@ -270,14 +300,20 @@ def _grade_with(args: argparse.Namespace) -> int:
             run_as=args.run_as,
             budget=args.time_budget or None,
             graded_questions=graded,
+            on_result=on_result,
         )
     except (CaseFormatError, ValueError) as exc:
         return _fail(str(exc))
     seconds = time.monotonic() - t0
     if args.mute:
         questions = [_muted(q) for q in questions]
+    if live is not None:
+        live.finish(questions, seconds)
+        return 0
     if args.format == "text":
-        text = report.text_report(questions, file=str(path), seconds=seconds, verbose=args.verbose)
+        text = report.text_report(
+            questions, file=str(path), seconds=seconds, verbose=args.verbose, selected=selected
+        )
     elif args.format == "json":
         text = report.json_report(questions, file=str(path), seconds=seconds)
     else:
@@ -298,8 +334,11 @@ def _grade_with(args: argparse.Namespace) -> int:
 
 def _muted(question: QuestionResult) -> QuestionResult:
     """The question's results without what the student's code printed (``--mute``)."""
-    tests = tuple(dataclasses.replace(t, output="") for t in question.tests)
-    return dataclasses.replace(question, tests=tests)
+    return dataclasses.replace(question, tests=tuple(map(_muted_test, question.tests)))
+
+
+def _muted_test(test: TestResult) -> TestResult:
+    return dataclasses.replace(test, output="")
 
 
 def _init(argv: Sequence[str]) -> int:

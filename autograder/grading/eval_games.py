@@ -212,13 +212,14 @@ def run_eval_agent(
             status,
             points=points,
             max_points=case.max_points,
-            messages=tuple(messages),
+            messages=tuple(_in_student_names(m, worker.path) for m in messages),
             output=worker.output(),
             seconds=time.monotonic() - t0,
         )
 
     ghost_cls = GHOSTS[case.ghosts]
     ran_out = False
+    stuck: list[str] = []  # where the first timed-out move was
     try:
         worker.ensure()
         worker.clear_output()
@@ -249,6 +250,10 @@ def run_eval_agent(
                     # A timed-out game is a loss with its score so far: stalling in a game
                     # about to be lost must not beat losing it.
                     games.append(_Game("timeout", _stopped_score(exc)))
+                    if not stuck:
+                        stuck.append(
+                            f"A move ran out of time in game {len(games)}.{cause.stuck_at()}"
+                        )
                     if time.monotonic() >= test_deadline:
                         ran_out = True
                         break
@@ -279,13 +284,13 @@ def run_eval_agent(
                 [
                     f"Your agent was not ready for game {len(games) + 1} within the time "
                     f"limit ({case.move_seconds * timeout_scale:g} s a move, "
-                    f"{case.test_seconds * timeout_scale:g} s for the test)."
+                    f"{case.test_seconds * timeout_scale:g} s for the test).{exc.stuck_at()}"
                 ],
             )
         return result("error", [f"{exc.detail} in game {len(games) + 1}."])
     except IllegalActionError as exc:
         return result("error", [f"Your {case.agent} {exc} (game {len(games) + 1})."])
-    notes = []
+    notes = list(stuck)
     if ran_out:
         played = len(games)
         notes.append(
@@ -317,6 +322,18 @@ def _defines_function(path: Path, name: str) -> bool:
     except (OSError, SyntaxError, ValueError):
         return False
     return any(isinstance(n, ast.FunctionDef) and n.name == name for n in tree.body)
+
+
+def _in_student_names(text: str, student_file: Path) -> str:
+    """``text`` with our function names in the spelling of the student's file.
+
+    A classic file defines ``betterEvaluationFunction``, not ``better_evaluation``:
+    messages name what the student wrote.
+    """
+    for ours, classic in CLASSIC_FUNCTION_NAMES.items():
+        if ours in text and _defines_function(student_file, classic):
+            text = text.replace(ours, classic)
+    return text
 
 
 def replay_command(case: EvalAgentCase, student_file: Path, seed: int) -> str | None:

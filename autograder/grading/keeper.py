@@ -17,6 +17,9 @@ student's folder. It
 5. ends the way the worker ended (the same exit status or signal), so the grader can
    tell the student what happened.
 
+On ``SIGUSR1`` it passes the signal on to the worker, which then writes its stack to the
+capture file (the grader asks where a timed-out search was before killing it).
+
 Without subreapers (not Linux), step 4 only kills what is still its child.
 """
 
@@ -143,7 +146,13 @@ def main(argv: list[str]) -> None:
         with contextlib.suppress(OSError):
             os.kill(worker, signal.SIGKILL)
 
+    def dump(_signum: int, _frame: object) -> None:
+        # The grader asks where a timed-out worker is: the worker dumps its stack.
+        with contextlib.suppress(OSError):
+            os.kill(worker, signal.SIGUSR1)
+
     signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGUSR1, dump)
     status = 0
     while True:
         try:

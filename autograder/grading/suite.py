@@ -45,6 +45,7 @@ __all__ = [
     "Question",
     "TestSpec",
     "build_suite",
+    "question_result",
     "questions",
     "run_suite",
     "select",
@@ -147,6 +148,15 @@ def select(
         for t in map(_test_name, tests):
             found = [s for s in chosen if s.name == t or s.name.split("/", 1)[1] == t]
             if not found:
+                elsewhere = sorted(
+                    {s.question for s in specs if s.name == t or s.name.split("/", 1)[1] == t}
+                )
+                if elsewhere:
+                    raise ValueError(
+                        f"test {t!r} is in {', '.join(elsewhere)}, not in the questions "
+                        f"chosen with -q ({', '.join(questions)}); add -q {elsewhere[0]} "
+                        "or leave -q out"
+                    )
                 raise ValueError(f"unknown test {t!r}; `autograder --list` shows the test names")
             picked.extend(f for f in found if f not in picked)
         chosen = [s for s in chosen if s in picked]
@@ -195,7 +205,10 @@ def run_tree_test(
         return _failed_run(spec, server, worker, "error", lines, t0)
     except WorkerLost as exc:
         if exc.kind == "timeout":
-            lines = [f"Your {cls} did not answer within {TREE_SECONDS * timeout_scale:g} s."]
+            lines = [
+                f"Your {cls} did not answer within {TREE_SECONDS * timeout_scale:g} s."
+                + exc.stuck_at()
+            ]
             return _failed_run(spec, server, worker, "timeout", lines, t0)
         return _failed_run(spec, server, worker, "error", [exc.detail + "."], t0)
     return check_tree_case(
@@ -290,7 +303,8 @@ def _not_run(spec: TestSpec) -> TestResult:
         messages=(
             f"Not run: {GIVE_UP_AFTER_TIMEOUTS} tests of {spec.question} already ran out of "
             "time or crashed the worker (an endless loop? a crash?), and the question needs "
-            "every test to pass. Fix that first; those tests say where.",
+            "every test to pass. Fix that first: those tests say what happened (and, for a "
+            "timeout, which line was running).",
         ),
     )
 
@@ -413,12 +427,22 @@ def run_suite(
     out = []
     for q in suite_questions:
         tests = tuple(results[s.name] for s in specs if s.question == q.name)
-        if not tests:
-            continue
-        if q.all_or_nothing:
-            graded = [t for t in tests if not t.advice]
-            points = float(q.points) if all(t.passed for t in graded) else 0.0
-        else:
-            points = min(float(q.points), sum(t.points for t in tests))
-        out.append(QuestionResult(q.name, q.title, float(q.points), points, tests))
+        if tests:
+            out.append(question_result(q, tests))
     return out
+
+
+def question_result(question: Question, tests: Sequence[TestResult]) -> QuestionResult:
+    """A question's points from its tests' results.
+
+    All-or-nothing questions score only when every graded test passes (advice never
+    counts); the others sum their tests' points, up to the question's.
+    """
+    if question.all_or_nothing:
+        graded = [t for t in tests if not t.advice]
+        points = float(question.points) if all(t.passed for t in graded) else 0.0
+    else:
+        points = min(float(question.points), sum(t.points for t in tests))
+    return QuestionResult(
+        question.name, question.title, float(question.points), points, tuple(tests)
+    )

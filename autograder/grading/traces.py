@@ -453,7 +453,9 @@ def run_game_trace(
     except WorkerLost as exc:
         if exc.kind == "timeout":
             limit = min(move_limit, test_deadline - t0)
-            return result("timeout", [f"No answer {phase} within the {limit:g} s limit."])
+            return result(
+                "timeout", [f"No answer {phase} within the {limit:g} s limit.{exc.stuck_at()}"]
+            )
         return result("error", [f"{exc.detail} {phase}."])
     return result(
         "passed", [f"all {turn} moves chose a best action and generated the right states"]

@@ -15,6 +15,7 @@ import itertools
 import json
 import os
 import pickle
+import re
 import select
 import signal
 import struct
@@ -88,13 +89,40 @@ class StudentError(Exception):
         return f"{text} (at {self.where})" if self.where else text
 
 
+_DUMP_SECONDS: Final = 0.5
+"""How long a timed-out worker has to dump its stack (`SandboxProcess._where_stuck`)."""
+_DUMP_BYTES: Final = 64 * 1024
+"""The most of a stack dump read."""
+_FRAME: Final = re.compile(r'^\s*File "(?P<file>.+)", line (?P<line>\d+) in (?P<func>\S+)')
+
+
+def _student_frame(dump: str, student_file: Path) -> str | None:
+    """The innermost frame of the student's file in a `faulthandler` dump, or ``None``.
+
+    As ``"line 74 of multi_agents.py, in get_action"`` (a dump lists innermost first).
+    """
+    for line in dump.splitlines():
+        found = _FRAME.match(line)
+        if found and Path(found["file"]).name == student_file.name:
+            return f"line {found['line']} of {student_file.name}, in {found['func']},"
+    return None
+
+
 class WorkerLost(Exception):
     """The worker timed out, died or sent garbage; it has been killed."""
 
-    def __init__(self, kind: Literal["timeout", "crash"], detail: str) -> None:
+    def __init__(
+        self, kind: Literal["timeout", "crash"], detail: str, where: str | None = None
+    ) -> None:
         self.kind = kind
         self.detail = detail
+        self.where = where
+        """For a timeout: the line of the student's file it was running, if known."""
         super().__init__(detail)
+
+    def stuck_at(self) -> str:
+        """A sentence saying where a timed-out search was, or ``""`` when unknown."""
+        return f" It was running {self.where} when stopped." if self.where else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,6 +366,35 @@ class SandboxProcess:
         self.kill()
         self._out.close()
 
+    def _where_stuck(self) -> str | None:
+        """The line of the student's file the worker is running, asked before killing it.
+
+        The worker dumps its stack into the capture file on ``SIGUSR1`` (the keeper passes
+        the signal on); the dump is read and cut off again, so the student's output stays
+        as it was. ``None`` when the worker does not answer within `_DUMP_SECONDS`.
+        """
+        proc = self._proc
+        if proc is None or _exit_status(proc.pid) is not None:
+            return None
+        fd = self._out.fileno()
+        before = os.fstat(fd).st_size
+        try:
+            os.kill(proc.pid, signal.SIGUSR1)
+        except OSError:
+            return None
+        end = time.monotonic() + _DUMP_SECONDS
+        size = before
+        while time.monotonic() < end:
+            time.sleep(0.02)
+            now = os.fstat(fd).st_size
+            if now > before and now == size:
+                break  # the dump has stopped growing
+            size = now
+        dump = os.pread(fd, _DUMP_BYTES, before).decode(errors="replace")
+        with contextlib.suppress(OSError):
+            os.ftruncate(fd, before)
+        return _student_frame(dump, self.path)
+
     # ------------------------------------------------------------------ output
 
     def clear_output(self) -> None:
@@ -406,8 +463,9 @@ class SandboxProcess:
             try:
                 data = rx.recv(deadline, _MAX_MESSAGE)
             except _ChannelTimeout:
+                where = self._where_stuck()
                 self.kill()
-                raise WorkerLost("timeout", "timed out") from None
+                raise WorkerLost("timeout", "timed out", where) from None
             except (EOFError, OSError):
                 raise self._lost() from None
             try:

@@ -33,15 +33,27 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections import Counter
-from collections.abc import Sequence
-from typing import Any, Final
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final, TextIO
 
 from autograder.grading.catalogue import BUGS
 from autograder.grading.workers import OUTPUT_SHOWN_CHARS
 from autograder.results import QuestionResult, TestResult
+from pacman.progress import Progress
 
-__all__ = ["REPORT_FORMAT", "gradescope_report", "json_report", "text_report", "total"]
+__all__ = [
+    "REPORT_FORMAT",
+    "LiveReport",
+    "gradescope_report",
+    "heading",
+    "json_report",
+    "question_block",
+    "summary_table",
+    "text_report",
+    "total",
+]
 
 REPORT_FORMAT: Final = "autograder-report/1"
 """The ``format`` tag of JSON reports."""
@@ -111,55 +123,246 @@ def _test_details(t: TestResult, indent: str) -> list[str]:
     return lines
 
 
+ALSO_FAILING_SHOWN: Final = 5
+"""How many other failing tests the short report names per question."""
+
+
 def text_report(
     questions: Sequence[QuestionResult],
     *,
     file: str = "",
     seconds: float = 0.0,
     verbose: bool = False,
+    selected: Mapping[str, tuple[int, int]] | None = None,
 ) -> str:
-    """The human report: one line per test (details under failures), a table, the total.
+    """The human report: a block per question, then a table and the total.
+
+    By default each question's block is short: its points, the likely bug, the first
+    failing test in full and the names of the others. ``verbose`` shows a line per test
+    with the details of every failing test (and of passing ones).
 
     Args:
         questions: The results.
         file: The graded file, shown in the heading.
         seconds: Wall-clock time of the run.
-        verbose: Show the messages of passing tests too.
+        verbose: Show every test, passing ones with their messages too.
+        selected: For a question only partly run (``-t``), the tests run and the tests
+            it has, ``{"q2": (1, 36)}``: its points then hold only if every test passes.
     """
-    lines = []
-    if file:
-        lines.append(f"Grading {file}")
-        lines.append("")
+    lines = heading(file)
     for q in questions:
-        rule = "all tests must pass" if _all_or_nothing(q) else "points per test"
-        lines.append(f"{q.name}: {q.title} ({rule})")
-        shown: dict[tuple[object, ...], str] = {}  # errors already printed -> by which test
-        for t in q.tests:
-            pts = f"{_num(t.points)}/{_num(t.max_points)}" if t.max_points else ""
-            lines.append(f"  {_mark(t):7} {t.name:44} {pts:>7} {t.seconds:6.2f} s")
-            if not t.passed or verbose:
-                # An error or timeout repeated test after test (the starter's "not written
-                # yet", an endless loop) is shown once; failures keep their own details.
-                same = (t.status, t.messages[1:], t.output) if t.status in _REPEATS else None
-                if same is not None and same in shown:
-                    lines.append(f"{' ' * 10}(the same as {shown[same]})")
-                else:
-                    if same is not None:
-                        shown[same] = t.name
-                    lines.extend(_test_details(t, " " * 10))
+        lines.extend(question_block(q, verbose=verbose, selected=(selected or {}).get(q.name)))
+    lines.extend(summary_table(questions, seconds=seconds, selected=selected))
+    return "\n".join(lines) + "\n"
+
+
+def heading(file: str) -> list[str]:
+    """The report's first lines: the file graded."""
+    return [f"Grading {file}", ""] if file else []
+
+
+def question_block(
+    q: QuestionResult, *, verbose: bool = False, selected: tuple[int, int] | None = None
+) -> list[str]:
+    """The lines of one question (ending with an empty line); see `text_report`."""
+    rule = "all tests must pass" if _all_or_nothing(q) else "points per test"
+    graded = _graded(q)
+    failing = [t for t in graded if not t.passed]
+    partial = selected is not None and selected[0] < selected[1]
+    # A partly run all-or-nothing question claims no points: they need every test.
+    score = (
+        f"?/{_num(q.max_points)}"
+        if partial and _all_or_nothing(q)
+        else f"{_num(q.points)}/{_num(q.max_points)}"
+    )
+    if verbose:
+        lines = [f"{q.name}: {q.title} ({rule})"]
+        lines.extend(_test_lines(q.tests, shown_all=True))
+    elif _all_or_nothing(q):
+        n = len(graded)
+        tally = (
+            ("the test passed" if n == 1 else f"all {n} tests passed")
+            if not failing
+            else ("the test failed" if n == 1 else f"{len(failing)} of {n} tests failed")
+        )
+        lines = [f"{q.name}: {q.title} ({rule}): {score}, {tally}"]
         lines.extend(_likely_bug(q, " " * 2))
-        lines.append("")
-    lines.append(f"{'Question':10} {'Title':22} {'Tests passed':>13} {'Points':>8}")
+        if failing:
+            lines.extend(_test_lines(failing[:1], shown_all=False))
+            rest = [t.name for t in failing[1:]]
+            if rest:
+                names = ", ".join(rest[:ALSO_FAILING_SHOWN])
+                more = len(rest) - ALSO_FAILING_SHOWN
+                tail = f" and {more} more" if more > 0 else ""
+                lines.append(f"  Also failing: {names}{tail} (--verbose shows every test)")
+        lines.extend(_advice_line(q))
+    else:
+        lines = [f"{q.name}: {q.title} ({rule}): {score}"]
+        lines.extend(_test_lines(q.tests, shown_all=False))
+    if partial:
+        assert selected is not None
+        lines.append(
+            f"  Partial run: {selected[0]} of the {selected[1]} tests of {q.name}"
+            + (
+                f"; its {_num(q.max_points)} points need every test to pass"
+                if _all_or_nothing(q)
+                else ""
+            )
+        )
+    if verbose:
+        lines.extend(_likely_bug(q, " " * 2))
+    lines.append("")
+    return lines
+
+
+def _test_lines(tests: Sequence[TestResult], *, shown_all: bool) -> list[str]:
+    """A line per test, with the details of failing ones (and of all when ``shown_all``)."""
+    lines = []
+    shown: dict[tuple[object, ...], str] = {}  # errors already printed -> by which test
+    for t in tests:
+        pts = f"{_num(t.points)}/{_num(t.max_points)}" if t.max_points else ""
+        lines.append(f"  {_mark(t):7} {t.name:44} {pts:>7} {t.seconds:6.2f} s")
+        if not t.passed or shown_all:
+            # An error or timeout repeated test after test (the starter's "not written
+            # yet", an endless loop) is shown once; failures keep their own details.
+            same = (t.status, t.messages[1:], t.output) if t.status in _REPEATS else None
+            if same is not None and same in shown:
+                lines.append(f"{' ' * 10}(the same as {shown[same]})")
+            else:
+                if same is not None:
+                    shown[same] = t.name
+                lines.extend(_test_details(t, " " * 10))
+    return lines
+
+
+def _advice_line(q: QuestionResult) -> list[str]:
+    """One line naming the failed advice tests (never graded) whose habit has a name."""
+    notes = []
+    for t in q.tests:
+        bug = BUGS.get(t.diagnosis or "")
+        if t.advice and not t.passed and bug is not None:  # a habit it can name
+            notes.append(f"{t.name} ({bug.summary})")
+    if not notes:
+        return []
+    return [f"  Advice, not graded: {'; '.join(notes)}"]
+
+
+def summary_table(
+    questions: Sequence[QuestionResult],
+    *,
+    seconds: float = 0.0,
+    selected: Mapping[str, tuple[int, int]] | None = None,
+) -> list[str]:
+    """The table of questions, the total and the time."""
+    lines = [f"{'Question':10} {'Title':22} {'Tests passed':>13} {'Points':>8}"]
+    unclaimed = []  # partly run all-or-nothing questions: no points either way
     for q in questions:
         graded = _graded(q)
         passed = sum(t.passed for t in graded)
         score = f"{_num(q.points)}/{_num(q.max_points)}"
+        run = (selected or {}).get(q.name)
+        if run is not None and run[0] < run[1]:
+            if _all_or_nothing(q):
+                score = f"?/{_num(q.max_points)}"
+                unclaimed.append(q)
+            score += "*"
         lines.append(f"{q.name:10} {q.title:22} {f'{passed}/{len(graded)}':>13} {score:>8}")
-    got, available = total(questions)
+    got, available = total([q for q in questions if q not in unclaimed])
     lines.append(f"{'Total':10} {'':22} {'':>13} {f'{_num(got)}/{_num(available)}':>8}")
+    if any(q.name in (selected or {}) for q in questions):
+        lines.append(
+            "* a partial run (-t): not every test of the question was run"
+            + ("; ? = its points need every test (left out of the total)" if unclaimed else "")
+        )
     if seconds:
         lines.append(f"({seconds:.2f} s)")
-    return "\n".join(lines) + "\n"
+    return lines
+
+
+class LiveReport:
+    """The text report written while grading runs: each question as soon as it is done.
+
+    Questions are written in order, each as soon as every test of it (and of the
+    questions before it) has finished; the table comes at the end. On a terminal a
+    progress line (tests done, time) is redrawn on ``progress_stream`` meanwhile. What
+    reaches ``stream`` is exactly `text_report`'s text.
+
+    Args:
+        questions: The questions graded, in order, each with its tests' names in order.
+        stream: Where the report goes.
+        score: Builds a question's result from its test results (the suite's rule).
+        file: The graded file, for the heading.
+        verbose: As in `text_report`.
+        selected: As in `text_report`.
+        progress_stream: Where the progress line goes (default stderr); drawn only when
+            it is a terminal.
+    """
+
+    def __init__(
+        self,
+        questions: Sequence[tuple[str, Sequence[str]]],
+        stream: TextIO,
+        score: Callable[[str, tuple[TestResult, ...]], QuestionResult],
+        *,
+        file: str = "",
+        verbose: bool = False,
+        selected: Mapping[str, tuple[int, int]] | None = None,
+        progress_stream: TextIO | None = None,
+    ) -> None:
+        self._pending = [(name, list(names)) for name, names in questions]
+        self._results: dict[str, dict[str, TestResult]] = {name: {} for name, _ in questions}
+        self._stream = stream
+        self._score = score
+        self._verbose = verbose
+        self._selected = selected
+        total_tests = sum(len(names) for _, names in questions)
+        self._progress = Progress(
+            total_tests,
+            stream=progress_stream if progress_stream is not None else sys.stderr,
+            unit="tests",
+            label="grading",
+        )
+        self._progress.enabled = self._progress.tty  # a terminal only: logs stay clean
+        self._write(heading(file))
+
+    def on_result(self, result: TestResult) -> None:
+        """Take one test's result (in any order); write the questions now complete."""
+        self._results.setdefault(result.question, {})[result.name] = result
+        self._progress.update(failed=not result.passed and not result.advice)
+        while self._pending:
+            name, names = self._pending[0]
+            got = self._results[name]
+            if any(n not in got for n in names):
+                break
+            self._pending.pop(0)
+            tests = tuple(got[n] for n in names)
+            block = question_block(
+                self._score(name, tests),
+                verbose=self._verbose,
+                selected=(self._selected or {}).get(name),
+            )
+            self._write(block)
+
+    def finish(self, questions: Sequence[QuestionResult], seconds: float) -> None:
+        """Write what is left (questions not yet written), then the table and total."""
+        done = {q.name for q in questions} - {name for name, _ in self._pending}
+        rest = [q for q in questions if q.name not in done]
+        self._pending.clear()
+        lines: list[str] = []
+        for q in rest:
+            selected = (self._selected or {}).get(q.name)
+            lines.extend(question_block(q, verbose=self._verbose, selected=selected))
+        lines.extend(summary_table(questions, seconds=seconds, selected=self._selected))
+        self._write(lines)
+
+    def _write(self, lines: list[str]) -> None:
+        if not lines:
+            return
+        if self._progress.enabled:
+            self._progress.stream.write("\r\x1b[2K")  # clear the progress line first
+            self._progress.stream.flush()
+        self._stream.write("\n".join(lines) + "\n")
+        self._stream.flush()
 
 
 _REPEATS: Final = frozenset({"error", "timeout"})
@@ -169,7 +372,7 @@ def _likely_bug(q: QuestionResult, indent: str) -> list[str]:
     """A line naming the bug most failing tests of ``q`` point to, if they agree enough."""
     failing = [t for t in _graded(q) if not t.passed]
     named = Counter(t.diagnosis for t in failing if t.diagnosis)
-    if len(failing) < 2 or not named:
+    if len(failing) < 2 or not named:  # one failing test says it in its own details
         return []
     name, count = named.most_common(1)[0]
     if 2 * count <= len(failing):  # "most" means more than half

@@ -27,10 +27,12 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import faulthandler
 import json
 import os
 import pickle
 import random
+import signal
 import sys
 import traceback
 from multiprocessing.connection import Connection
@@ -459,6 +461,9 @@ def main() -> None:
             reconfigure(write_through=True)
     _limit_output()
     _die_with_the_grader()
+    # On SIGUSR1 (sent by the grader when a test times out) the stack goes to the capture
+    # file, so the report can say which line of the student's file was running.
+    faulthandler.register(signal.SIGUSR1, file=sys.stderr, all_threads=False)
     # Our modules were imported above, before the student's folder is on sys.path (a
     # student's pacman.py must not shadow the engine); now the block.
     _block_reference_code()

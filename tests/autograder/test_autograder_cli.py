@@ -54,10 +54,12 @@ def test_bad_input_is_one_line_and_status_1(
 
 
 def test_text_report_for_one_test(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, str(SOLUTION), "-t", "q2/minimax-smallClassic")
+    code, out, _ = run(capsys, str(SOLUTION), "-t", "q2/minimax-smallClassic", "-v")
     assert code == 0
     assert "PASS    q2/minimax-smallClassic" in out
-    assert out.splitlines()[-2].split() == ["Total", "5/5"]
+    # One test of an all-or-nothing question does not claim its points (issue 13).
+    assert "q2         Minimax                          1/1     ?/5*" in out
+    assert out.splitlines()[-3].split() == ["Total", "0/0"]
 
 
 def test_gradescope_format_writes_results_json(

@@ -29,7 +29,7 @@ RESULTS = [
 
 
 def test_text_report_has_a_line_per_test_a_table_and_the_total() -> None:
-    text = text_report(RESULTS, file="multi_agents.py", seconds=1.5)
+    text = text_report(RESULTS, file="multi_agents.py", seconds=1.5, verbose=True)
     lines = text.splitlines()
     assert lines[0] == "Grading multi_agents.py"
     assert any(line.strip().startswith("PASS") and "q2/a" in line for line in lines)
@@ -93,7 +93,7 @@ def test_a_repeated_error_is_shown_once_and_the_common_bug_is_named() -> None:
         test("e", "failed", failed, "depth-per-agent"),
         test("f", "failed", failed, "prune-on-equality"),
     )
-    text = text_report([QuestionResult("q2", "Minimax", 5.0, 0.0, tests)])
+    text = text_report([QuestionResult("q2", "Minimax", 5.0, 0.0, tests)], verbose=True)
     assert text.count(error[0]) == 1
     assert "(the same as q2/a)" in text
     assert text.count(failed[0]) == 4  # failures keep their own details
@@ -105,6 +105,11 @@ def test_a_repeated_error_is_shown_once_and_the_common_bug_is_named() -> None:
     # "Most" means more than half: 3 of 6 is not; 3 of 5 graded failures would be.
     fewer = text_report([QuestionResult("q2", "Minimax", 5.0, 0.0, tests[1:])])
     assert f"Most of these failures point to one bug (3 of 5): {summary}" in fewer
+    # The short report (the default) shows the first failing test in full and names
+    # the others.
+    assert fewer.count(error[0]) == 1
+    assert "Also failing: q2/c, q2/d, q2/e, q2/f" in fewer
+    assert failed[0] not in fewer
 
 
 def test_student_text_cannot_break_or_spoof_any_report() -> None:
