@@ -14,6 +14,7 @@ import difflib
 import hashlib
 import inspect
 import random
+import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -301,6 +302,8 @@ def make_agent(
             )
         if classic and cls.__module__.startswith("_pacman_user_"):
             kwargs[target] = raw
+        elif key in _EVAL_KEYS and _own_evaluation(cls, raw) is not None:
+            kwargs[target] = _own_evaluation(cls, raw)
         else:
             kwargs[target] = _convert(cls, key, raw, params.get(target))
     if "index" in params:
@@ -318,6 +321,22 @@ def make_agent(
     if is_classic(cls):
         return ClassicAgent(agent)  # it plays on classic camelCase states
     return agent
+
+
+def _own_evaluation(cls: type, name: str) -> Callable[[Any], float] | None:
+    """The evaluation function ``name`` (or ``name_evaluation``) of a class's own file.
+
+    ``-a evalFn=better`` on a class from a student's file means the student's
+    ``better_evaluation``, not ours: the student watches their own function play.
+    """
+    if not cls.__module__.startswith("_pacman_user_"):
+        return None
+    module = sys.modules.get(cls.__module__)
+    for candidate in (name, f"{name}_evaluation"):
+        found = getattr(module, candidate, None)
+        if callable(found) and not isinstance(found, type):
+            return found  # type: ignore[no-any-return]
+    return None
 
 
 def _show(args: Mapping[str, str]) -> str:

@@ -198,3 +198,19 @@ def test_pacman_eval_plays_a_classic_file(
     (row,) = json.loads(out)["configs"]
     assert row["games"] == 2
     assert row["failed"] == 0
+
+
+def test_evalfn_on_a_students_class_means_the_students_own_function(tmp_path: Path) -> None:
+    from pacman.registry import make_agent
+
+    file = tmp_path / "multi_agents.py"
+    file.write_text(
+        "from autograder.student import MultiAgentSearchAgent\n\n"
+        "class ExpectimaxAgent(MultiAgentSearchAgent):\n"
+        "    def get_action(self, state):\n"
+        "        return 'Stop'\n\n"
+        "def better_evaluation(state):\n"
+        "    return 42.0\n"
+    )
+    agent = make_agent(f"{file}:ExpectimaxAgent", 0, args={"evalFn": "better"})
+    assert agent.evaluate(None) == 42.0  # not our better evaluation

@@ -21,10 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from agents.search import expectimax
 from autograder.grading.workers import BadAnswer, SandboxProcess, StudentError, WorkerLost
 from autograder.reading.case_toml import GHOSTS, case_layout, read_case_table
 from autograder.results import CaseFormatError, TestResult
-from autograder.sandbox.protocol import MakeAgent, Play, Register, Seed, SetLayout
+from autograder.sandbox.protocol import Evaluate, MakeAgent, Play, Register, Seed, SetLayout
 from autograder.sandbox.proxy import state_fields
 from pacman.classic import CLASSIC_FUNCTION_NAMES
 from pacman.core.errors import IllegalActionError
@@ -71,9 +72,10 @@ class EvalAgentCase:
     description: str
     """One line shown with the test."""
     agent: str
-    """The Pacman agent class (the student's, or ours when ``source`` is reference)."""
+    """The Pacman agent: a class of the student's file, or ours when ``source`` is
+    reference (our expectimax, in the grader, with the student's evaluation function)."""
     source: str
-    """``"student"`` (a class of the student's file) or ``"reference"`` (ours)."""
+    """``"student"`` (a class of the student's file, run in the worker) or ``"reference"``."""
     layout: str
     """Layout name or path."""
     ghosts: str
@@ -136,6 +138,16 @@ def read_eval_agent_case(path: Path) -> EvalAgentCase:
     values = read_case_table(path, _REQUIRED, _OPTIONAL, _LISTS)
     if values["source"] not in ("student", "reference"):
         raise CaseFormatError(f"{path}:1: source must be 'student' or 'reference'")
+    if values["source"] == "reference" and (
+        values.get("agent") != "ExpectimaxAgent"
+        or not str(values.get("evaluation", "")).startswith("student:")
+    ):
+        # Our agent runs in the grader with the student's evaluation function; only
+        # expectimax (which prunes nothing) can score its leaves in one message.
+        raise CaseFormatError(
+            f"{path}:1: a reference agent must be ExpectimaxAgent with evaluation "
+            "'student:<function>'"
+        )
     return EvalAgentCase(name=path.stem, path=path, **values)
 
 
@@ -169,6 +181,48 @@ class _Remote:
         if isinstance(answer, BadAnswer):
             return answer.shown
         return answer
+
+
+class _OursWithTheirEvaluation:
+    """Our expectimax, run here in the grader, scoring its leaves with the student's function.
+
+    The student's function runs in the worker; nothing of our search does (issue 11).
+    Expectimax prunes nothing, so the states it scores do not depend on their values:
+    each move searches once to collect them, has the worker score them all in one
+    message, and searches again with those values.
+    """
+
+    def __init__(
+        self,
+        worker: SandboxProcess,
+        case: EvalAgentCase,
+        move_limit: float,
+        test_deadline: float,
+    ) -> None:
+        self.worker = worker
+        self.function = case.evaluation or "score"
+        self.depth = case.depth if case.depth is not None else 2
+        self.move_limit = move_limit
+        self.test_deadline = test_deadline
+
+    def get_action(self, state: GameState) -> Any:
+        wanted: dict[GameState, None] = {}
+
+        def collect(s: GameState) -> float:
+            wanted[s] = None
+            return 0.0
+
+        expectimax(state, depth=self.depth, evaluate=collect)
+        states = list(wanted)
+        deadline = min(self.test_deadline, time.monotonic() + self.move_limit)
+        reply = self.worker.call(
+            Evaluate(self.function, tuple(state_fields(s) for s in states)), deadline=deadline
+        )
+        values = reply.get("values") if isinstance(reply, dict) else None
+        if not isinstance(values, list) or len(values) != len(states):
+            raise WorkerLost("crash", "the worker answered the evaluation request wrongly")
+        table = dict(zip(states, values, strict=True))
+        return expectimax(state, depth=self.depth, evaluate=table.__getitem__).action
 
 
 def game_seed(case: EvalAgentCase, game: int) -> int:
@@ -228,12 +282,17 @@ def run_eval_agent(
             worker.ensure()
             worker.send(SetLayout(layout.name, layout.to_text()))
             worker.send(Seed(global_seed(gseed)))
-            worker.call(
-                MakeAgent(case.source, case.agent, case.depth, case.evaluation),
-                deadline=min(test_deadline, time.monotonic() + move_limit),
-            )
+            pacman: Any
+            if case.source == "reference":
+                pacman = _OursWithTheirEvaluation(worker, case, move_limit, test_deadline)
+            else:
+                worker.call(
+                    MakeAgent(case.source, case.agent, case.depth, case.evaluation),
+                    deadline=min(test_deadline, time.monotonic() + move_limit),
+                )
+                pacman = _Remote(worker, move_limit, test_deadline)
             start = GameState.initial(layout, case.num_ghosts)
-            agents: list[Any] = [_Remote(worker, move_limit, test_deadline)]
+            agents: list[Any] = [pacman]
             for i in range(1, start.num_agents):
                 agents.append(ghost_cls(i, random.Random(derive_seed(gseed, "agent", i))))
             try:
@@ -271,7 +330,7 @@ def run_eval_agent(
         who = (
             f"Your {case.agent}"
             if case.source == "student"
-            else f"Our {case.agent}, with your evaluation function,"
+            else f"Your evaluation function, used by our {case.agent},"
         )
         messages = [f"{who} raised {where}: {exc.describe()}"]
         if exc.trace:
@@ -347,10 +406,9 @@ def replay_command(case: EvalAgentCase, student_file: Path, seed: int) -> str | 
         return None
     file = _shown_path(student_file)
     args = [] if case.depth is None else [f"depth={case.depth}"]
-    if case.source == "student":
-        pacman = f"{file}:{case.agent}"
-    else:
-        pacman = f"{REFERENCE_PREFIX}{case.agent}"
+    pacman = (
+        f"{file}:{case.agent}" if case.source == "student" else f"{REFERENCE_PREFIX}{case.agent}"
+    )
     evaluation = case.evaluation
     if evaluation is not None and evaluation.startswith("student:"):
         name = evaluation.partition(":")[2]

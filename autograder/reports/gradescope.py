@@ -83,6 +83,15 @@ if [ ${#RUN_AS[@]} -gt 0 ]; then
     if [ -n "$CASES" ] && [ -d "$CASES" ]; then
         chmod -R go-rwx "$CASES"
     fi
+    # Nor our reference searches and evaluations (the worker imports none of them): a
+    # file that loaded them by path could hand their answers in as its own.
+    AGENTS=$("$ROOT/venv/bin/python" -c \
+        'import agents, os; print(os.path.dirname(agents.__file__))' 2>/dev/null)
+    for DIR in "$AGENTS" "$ROOT/source"; do
+        if [ -n "$DIR" ] && [ -d "$DIR" ]; then
+            chmod -R go-rwx "$DIR"
+        fi
+    done
 fi
 "$ROOT/venv/bin/autograder" "$FILE" --format gradescope --output "$RESULTS" "${RUN_AS[@]}"
 if [ ! -s "$RESULTS" ]; then

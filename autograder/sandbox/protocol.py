@@ -4,7 +4,8 @@ The grader sends one command at a time as a pickle (the worker trusts the grader
 worker answers with short tagged byte strings the grader parses without unpickling,
 because the student's code could write anything to the pipe:
 
-- ``R<json>`` (`READY`): ready, loaded, agent made, initial state registered;
+- ``R<json>`` (`READY`): ready, loaded, agent made, initial state registered, states
+  evaluated (``{"values": [...]}``);
 - ``A<action>`` (`ANSWER`): the action of a decision;
 - ``X<json>`` (`RAISED`): the student's code raised (type, message, where, traceback);
 - ``S<parent> <agent> <action>`` (`SUCCESSOR`): a successor request during a decision;
@@ -35,6 +36,7 @@ __all__ = [
     "SUCCESSOR",
     "Command",
     "Decide",
+    "Evaluate",
     "Load",
     "MakeAgent",
     "Play",
@@ -137,5 +139,17 @@ class Quit:
     """End the worker."""
 
 
-Command = Load | MakeAgent | SetLayout | Seed | Decide | Play | TreeDecide | Register | Quit
+@dataclass(frozen=True, slots=True)
+class Evaluate:
+    """Score states with the student's evaluation function (our search runs in the grader)."""
+
+    function: str
+    """``"student:<function>"``: which of the student's functions."""
+    states: tuple[tuple[Any, ...], ...]
+    """The states' wire fields (on the current layout)."""
+
+
+Command = (
+    Load | MakeAgent | SetLayout | Seed | Decide | Play | TreeDecide | Register | Evaluate | Quit
+)
 """Every command the grader sends."""

@@ -12,9 +12,29 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from agents.evaluation import get_evaluation, score_evaluation
+__all__ = [
+    "BUILT_IN_EVALUATIONS",
+    "MultiAgentSearchAgent",
+    "resolve_evaluation",
+    "score_evaluation",
+]
 
-__all__ = ["MultiAgentSearchAgent", "resolve_evaluation"]
+
+def score_evaluation(state: Any) -> float:
+    """The state's score, as a float: the default evaluation function (classic ``getScore``).
+
+    Defined here rather than imported: this module runs in the grader's worker, next to
+    the student's code, where none of our other evaluation functions (which would answer
+    q5) may be.
+    """
+    return float(state.score)
+
+
+BUILT_IN_EVALUATIONS: dict[str, Callable[[Any], float]] = {
+    "score": score_evaluation,
+    "scoreEvaluationFunction": score_evaluation,
+}
+"""The evaluation functions a name may mean besides the student's own."""
 
 
 def resolve_evaluation(spec: Callable[[Any], float] | str, module: str | None = None) -> Any:
@@ -22,7 +42,7 @@ def resolve_evaluation(spec: Callable[[Any], float] | str, module: str | None = 
 
     A name is looked up first in ``module`` (the student's file), as ``spec`` itself and
     as ``f"{spec}_evaluation"``, so ``evalFn=better`` means the student's
-    ``better_evaluation``; then among the built-in functions (``score``, ``better``).
+    ``better_evaluation``; then among `BUILT_IN_EVALUATIONS` (``score``).
 
     >>> resolve_evaluation("score").__name__
     'score_evaluation'
@@ -38,7 +58,13 @@ def resolve_evaluation(spec: Callable[[Any], float] | str, module: str | None = 
             found = getattr(mod, name, None)
             if callable(found) and not isinstance(found, type):
                 return found
-    return get_evaluation(spec)
+    if spec in BUILT_IN_EVALUATIONS:
+        return BUILT_IN_EVALUATIONS[spec]
+    where = "in your file or " if mod is not None else ""
+    raise ValueError(
+        f"unknown evaluation function {spec!r}: define {spec} or {spec}_evaluation {where}"
+        f"use one of {', '.join(BUILT_IN_EVALUATIONS)}"
+    )
 
 
 class MultiAgentSearchAgent:

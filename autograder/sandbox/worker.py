@@ -39,7 +39,6 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Final
 
-from agents.evaluation import get_evaluation
 from autograder.sandbox import proxy
 from autograder.sandbox.protocol import (
     ANSWER,
@@ -47,6 +46,7 @@ from autograder.sandbox.protocol import (
     READY,
     Command,
     Decide,
+    Evaluate,
     Load,
     MakeAgent,
     Play,
@@ -57,7 +57,7 @@ from autograder.sandbox.protocol import (
     TreeDecide,
 )
 from autograder.sandbox.proxy import MAX_ACTION_CHARS, flush_notices, tree_value
-from autograder.sandbox.student import MultiAgentSearchAgent
+from autograder.sandbox.student import BUILT_IN_EVALUATIONS, MultiAgentSearchAgent
 from pacman.classic import (
     CLASSIC_FUNCTION_NAMES,
     MODULES,
@@ -67,7 +67,6 @@ from pacman.classic import (
 )
 from pacman.core.layout import Layout
 from pacman.loader import import_file
-from pacman.registry import PACMAN_AGENTS
 
 __all__ = ["MEMORY_LIMIT_BYTES", "OUTPUT_LIMIT_BYTES", "SubmissionError", "main"]
 
@@ -88,6 +87,13 @@ _STUDENT_NAMES: Final = frozenset({"autograder", "autograder.student"})
 _REFERENCE_PACKAGES: Final = ("agents", "autograder")
 """Packages whose code is not the student's: a graded method or function found there is
 refused."""
+
+
+_OUR_FOLDERS: Final = (
+    Path(__file__).resolve().parents[2] / "agents",
+    Path(__file__).resolve().parents[1],
+)
+"""Folders of our reference code and of the autograder, found without importing them."""
 
 
 class SubmissionError(Exception):
@@ -208,6 +214,8 @@ class _SubmissionServer:
         origin = _foreign_origin(getattr(method, "__module__", None) or klass.__module__)
         if origin is None and klass.__module__ != self.module.__name__:
             origin = _foreign_origin(klass.__module__)
+        if origin is None:
+            origin = self._foreign_file(method)
         if origin is not None:
             raise SubmissionError(
                 f"{cls.__name__}.{name} comes from {origin}, not from your file: write your own"
@@ -220,9 +228,28 @@ class _SubmissionServer:
             SubmissionError: If it is defined in ``agents`` or ``autograder``.
         """
         target = getattr(fn, "__func__", fn)
-        origin = _foreign_origin(getattr(target, "__module__", None))
+        origin = _foreign_origin(getattr(target, "__module__", None)) or self._foreign_file(target)
         if origin is not None:
             raise SubmissionError(f"{name} comes from {origin}, not from your file: write your own")
+
+    def _foreign_file(self, function: Any) -> str | None:
+        """Our file a function's code was written in, or ``None``.
+
+        Whatever module name the file was loaded under (a file of ours loaded by path);
+        the student's own file is theirs.
+        """
+        code = getattr(function, "__code__", None)
+        filename = getattr(code, "co_filename", None)
+        if not isinstance(filename, str) or _same_file(filename, self.path):
+            return None
+        try:
+            where = Path(filename).resolve()
+        except (OSError, RuntimeError, ValueError):
+            return None
+        for package in _OUR_FOLDERS:
+            if where.is_relative_to(package):
+                return f"{package.name}/{where.relative_to(package).as_posix()}"
+        return None
 
     # ----------------------------------------------------------------- commands
 
@@ -240,17 +267,15 @@ class _SubmissionServer:
         elif evaluation is not None and evaluation.startswith("student:"):
             evaluate = self.student_function(evaluation.partition(":")[2])
         elif evaluation is not None:
-            evaluate = get_evaluation(evaluation)
-        cls: Any
-        if source == "reference":
-            cls = PACMAN_AGENTS[name]
-        else:
-            cls = getattr(self.module, name, None)
-            if not isinstance(cls, type):
-                raise AttributeError(f"the file defines no class {name!r}")
+            evaluate = BUILT_IN_EVALUATIONS[evaluation]
+        if source != "student":
+            # No reference agent runs here, next to the student's code (issue 11).
+            raise ValueError(f"the worker runs only the student's agents, not {source!r} ones")
+        cls: Any = getattr(self.module, name, None)
+        if not isinstance(cls, type):
+            raise AttributeError(f"the file defines no class {name!r}")
         self.classic = is_classic(cls)
-        if source != "reference":
-            self.check_own_method(cls, "getAction" if self.classic else "get_action")
+        self.check_own_method(cls, "getAction" if self.classic else "get_action")
         if self.classic:
             # A classic agent takes its depth as a string and holds evaluationFunction.
             self.agent = cls() if depth is None else cls(depth=str(depth))
@@ -277,6 +302,25 @@ class _SubmissionServer:
             self.check_own_function(classic, classic_name)
             return lambda state: classic(ClassicState(state))
         raise AttributeError(f"the file defines no function {name!r}")
+
+    def evaluate_states(self, function: str, states: tuple[tuple[Any, ...], ...]) -> None:
+        """Score each state with the student's evaluation function; reply the numbers."""
+        source, _, name = function.partition(":")
+        if source != "student":
+            raise ValueError(f"the worker evaluates only with the student's functions: {function}")
+        evaluate = self.student_function(name)
+        values = []
+        for fields in states:
+            value = evaluate(proxy.local_state(self.layout, fields))
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                try:  # a NumPy number, say
+                    value = float(value)
+                except (TypeError, ValueError):
+                    raise TypeError(
+                        f"{name} returned {type(value).__name__} {repr(value)[:80]}, not a number"
+                    ) from None
+            values.append(float(value))
+        self.ok(values=values)
 
     def set_layout(self, name: str, text: str) -> None:
         layout = self.layouts.get(text)
@@ -319,6 +363,8 @@ class _SubmissionServer:
                 self.decide(proxy.local_state(self.layout, fields))
             case TreeDecide(num_agents, number, info):
                 self.decide(proxy.tree_proxy(self.channel, num_agents, number, info))
+            case Evaluate(function, states):
+                self.evaluate_states(function, states)
             case Register(number, fields):
                 if number is None:  # successors generated locally
                     self.register(proxy.local_state(self.layout, fields))

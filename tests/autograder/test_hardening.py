@@ -303,25 +303,43 @@ def test_reference_and_grader_modules_cannot_be_imported(tmp_path: Path, module:
     assert f"ImportError: {top} is not available to submissions" in str(info.value)
 
 
-def test_a_graded_class_taken_from_our_agents_is_refused(tmp_path: Path) -> None:
+def test_a_graded_function_loaded_from_our_files_is_refused(tmp_path: Path) -> None:
     path = student(
         tmp_path,
         """
-        import gc
+        import importlib.util
+        import pathlib
+        import sys
 
-        # The worker holds our agents in memory: a submission may dig one out.
-        MinimaxAgent = next(
-            o for o in gc.get_objects()
-            if isinstance(o, type) and o.__name__ == "MinimaxAgent"
-            and o.__module__ == "agents.players"
-        )
+        import pacman
+
+        # The worker holds none of our agents (issue 11): load one from its file instead,
+        # under a name of its own, with the modules it imports loaded the same way.
+        folder = pathlib.Path(pacman.__file__).resolve().parents[1] / "agents"
+
+        def load(name):
+            spec = importlib.util.spec_from_file_location(name, folder / f"{name}.py")
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[name] = module
+            spec.loader.exec_module(module)
+            return module
+
+        evaluation = load("evaluation")
+        better_evaluation = evaluation.better_evaluation
+
+        class ExpectimaxAgent:
+            def __init__(self, depth=2, evaluate=None):
+                pass
+
+            def get_action(self, state):
+                return "Stop"
         """,
     )
-    tests = grade(tmp_path, path, "-t", "lecture-3x3")
-    messages = "\n".join(tests["q2/lecture-3x3"]["messages"])
-    assert tests["q2/lecture-3x3"]["status"] == "error"
+    tests = grade(tmp_path, path, "-q", "q5")
+    messages = "\n".join(tests["q5/better-smallClassic"]["messages"])
+    assert tests["q5/better-smallClassic"]["status"] == "error"
     assert (
-        "MinimaxAgent.get_action comes from agents.players, not from your file: write your own"
+        "better_evaluation comes from agents/evaluation.py, not from your file: write your own"
         in messages
     )
 
@@ -330,9 +348,16 @@ def test_an_evaluation_function_taken_from_our_code_is_refused(tmp_path: Path) -
     path = student(
         tmp_path,
         """
-        from autograder.sandbox.student import get_evaluation
+        from autograder.sandbox.student import score_evaluation
 
-        better_evaluation = get_evaluation("better")
+        better_evaluation = score_evaluation
+
+        class ExpectimaxAgent:
+            def __init__(self, depth=2, evaluate=None):
+                pass
+
+            def get_action(self, state):
+                return "Stop"
         """,
     )
     w = SandboxProcess(path)
@@ -340,12 +365,52 @@ def test_an_evaluation_function_taken_from_our_code_is_refused(tmp_path: Path) -
         w.start()
         with pytest.raises(StudentError) as info:
             w.call(
-                MakeAgent("reference", "ExpectimaxAgent", 2, "student:better_evaluation"),
+                MakeAgent("student", "ExpectimaxAgent", 2, "student:better_evaluation"),
                 deadline=deadline(),
             )
     finally:
         w.close()
-    assert "better_evaluation comes from agents.evaluation, not from your file" in str(info.value)
+    assert "better_evaluation comes from autograder.sandbox.student, not from your file" in str(
+        info.value
+    )
+
+
+_LOOKS_FOR_REFERENCE = """
+    import gc
+    import sys
+
+    modules = sorted(m for m in sys.modules if m.split(".")[0] == "agents")
+    functions = sorted(
+        f"{o.__module__}.{o.__qualname__}"
+        for o in gc.get_objects()
+        if callable(o) and str(getattr(o, "__module__", "")).split(".")[0] == "agents"
+    )
+    main = [n for n in vars(sys.modules["__main__"]) if n in ("PACMAN_AGENTS", "get_evaluation")]
+    print("FOUND", modules, functions, main)
+"""
+
+
+def test_no_reference_search_lives_in_the_worker(tmp_path: Path) -> None:
+    # Issue 11 item 10: our agents were one attribute away (sys.modules["__main__"]).
+    path = student(tmp_path, _LOOKS_FOR_REFERENCE)
+    w = SandboxProcess(path)
+    try:
+        w.start()
+        output = w.output()
+    finally:
+        w.close()
+    assert "FOUND [] [] []" in output
+
+
+def test_the_worker_runs_no_reference_agent(tmp_path: Path) -> None:
+    path = student(tmp_path, "x = 1\n")
+    w = SandboxProcess(path)
+    try:
+        w.start()
+        with pytest.raises(StudentError, match="runs only the student's agents"):
+            w.call(MakeAgent("reference", "ExpectimaxAgent", 2, None), deadline=deadline())
+    finally:
+        w.close()
 
 
 # --- 8. memory -----------------------------------------------------------------------------

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from agents.evaluation import better_evaluation, score_evaluation
+from agents.evaluation import better_evaluation
 from autograder.cli import STARTER
-from autograder.sandbox.student import MultiAgentSearchAgent, resolve_evaluation
+from autograder.sandbox.student import MultiAgentSearchAgent, resolve_evaluation, score_evaluation
 from pacman.cli import main as pacman_main
 from pacman.registry import make_agent
 
@@ -20,7 +20,7 @@ SOLUTION = Path(__file__).with_name("fixtures") / "solution" / "multi_agents.py"
     ("kwargs", "depth", "evaluate"),
     [
         ({}, 2, score_evaluation),
-        ({"depth": "3", "evalFn": "better"}, 3, better_evaluation),
+        ({"depth": "3", "evalFn": "scoreEvaluationFunction"}, 3, score_evaluation),
         ({"depth": 4, "evaluate": "score"}, 4, score_evaluation),
         ({"evaluate": better_evaluation}, 2, better_evaluation),
     ],
@@ -30,6 +30,12 @@ def test_base_takes_command_line_and_python_arguments(
 ) -> None:
     agent = MultiAgentSearchAgent(**kwargs)  # type: ignore[arg-type]
     assert (agent.index, agent.depth, agent.evaluate) == (0, depth, evaluate)
+
+
+def test_our_better_evaluation_is_not_a_built_in_of_the_students_base() -> None:
+    # The base runs in the grader's worker, where our q5 answer must not be.
+    with pytest.raises(ValueError, match="unknown evaluation function 'better'"):
+        MultiAgentSearchAgent(evalFn="better")
 
 
 @pytest.mark.parametrize("depth", ["0", "-1", "two", 1.5, True])
