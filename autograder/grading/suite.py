@@ -349,6 +349,7 @@ def run_suite(
     run_as: str | None = None,
     budget: float | None = DEFAULT_BUDGET_SECONDS,
     graded_questions: Sequence[Question] | None = None,
+    hardened: bool = True,
 ) -> list[QuestionResult]:
     """Grade the student's file on ``specs`` with ``jobs`` workers in parallel.
 
@@ -364,6 +365,8 @@ def run_suite(
             running ends within its own limit.
         graded_questions: The questions the specs belong to (`suite_questions`; default:
             the packaged suite's).
+        hardened: ``False`` runs workers without their keeper (see `SandboxProcess`):
+            for the benchmark of what hardening costs only.
 
     Returns:
         One result per question that has a selected test, in suite order.
@@ -416,7 +419,7 @@ def run_suite(
     count = max(1, min(jobs, len(specs)))
     # Made here, so a bad --run-as fails before any test; each is started and used in its
     # own thread (a worker dies with the thread that started it).
-    workers = [SandboxProcess(path, run_as=run_as) for _ in range(count)]
+    workers = [SandboxProcess(path, run_as=run_as, hardened=hardened) for _ in range(count)]
     threads = [threading.Thread(target=work, args=(w,), daemon=True) for w in workers]
     for t in threads:
         t.start()

@@ -225,6 +225,9 @@ class SandboxProcess:
         python: The interpreter to run the worker with.
         run_as: A user name to run the worker as (needs root); ``None`` runs it as the
             grader's own user.
+        hardened: ``False`` starts the worker without its keeper process (no subreaper,
+            no control groups): only for measuring what that costs
+            (``python -m benchmarks.grading``), never for grading.
 
     Raises:
         ValueError: If ``run_as`` names no user, the grader is not root, or that user
@@ -237,7 +240,9 @@ class SandboxProcess:
         *,
         python: str = sys.executable,
         run_as: str | None = None,
+        hardened: bool = True,
     ) -> None:
+        self.hardened = hardened
         self.path = Path(path).resolve()
         self.python = python
         self._identity = _identity(run_as, python)
@@ -275,15 +280,16 @@ class SandboxProcess:
         self.kill()
         env = _worker_env()
         self._out.truncate(0)
-        self._cgroups = _make_cgroups()
+        self._cgroups = _make_cgroups() if self.hardened else []
         keeper = [self.python, "-I", _KEEPER]
         if self._identity:
             keeper += ["--uid", str(self._identity["user"]), "--gid", str(self._identity["group"])]
             keeper += ["--nproc", str(MAX_PROCESSES)]
         for folder in self._cgroups:
             keeper += ["--cgroup", str(folder / "cgroup.procs")]
+        worker = [self.python, "-P", "-m", "autograder.sandbox.worker"]
         self._proc = subprocess.Popen(
-            [*keeper, "--", self.python, "-P", "-m", "autograder.sandbox.worker"],
+            [*keeper, "--", *worker] if self.hardened or self._identity else worker,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self._out,

@@ -199,3 +199,13 @@ def test_no_grader_module_is_imported_once_student_code_may_run(tmp_path: Path, 
     )
     assert "LATE []" in done.stdout, done.stdout + done.stderr
     assert "the submission runs with this grader's rights" in done.stderr
+
+
+def test_the_hardening_benchmark_grades_both_ways_alike() -> None:
+    # A figure, not a timed test: it only has to run and agree on the score.
+    from benchmarks.grading import bench_hardening
+
+    figure = bench_hardening(rounds=1, jobs=2)
+    assert figure["score"] == 25.0
+    assert set(figure["all_seconds"]) == {"hardened", "plain"}
+    assert isinstance(figure["slowdown"], float)
