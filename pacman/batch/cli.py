@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pacman.batch.evaluate import EvalResult, run_evaluation
 from pacman.batch.plot import plot_scores
 from pacman.batch.spec import EvalConfigError, load_config
-from pacman.batch.stats import format_table
+from pacman.batch.stats import failure_lines, format_table
 from pacman.cli_parser import Parser
 from pacman.core.errors import PacmanError
 from pacman.runner import MatchSpec, rerun_command
@@ -128,8 +128,12 @@ def _print_report(result: EvalResult, as_json: bool) -> None:
         )
         if command is not None:
             hints.append(f"  {command} -t")
+    reasons = failure_lines(summaries)
+    if reasons:
+        print("\nWhy games failed (the first error of each configuration; --json has all):")
+        print("\n".join(reasons))
     if hints:
-        print("\nSome games failed (crash, timeout or illegal move). Watch one again with:")
+        print("\nWatch a failed game again with:")
         print("\n".join(hints))
 
 

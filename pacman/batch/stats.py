@@ -16,7 +16,17 @@ from typing import Any
 
 from pacman.batch.result import GameResult
 
-__all__ = ["Z_95", "ConfigKey", "ConfigStats", "format_table", "quartiles", "wilson_interval"]
+__all__ = [
+    "FAILURES",
+    "TABLE_WIDTH",
+    "Z_95",
+    "ConfigKey",
+    "ConfigStats",
+    "failure_lines",
+    "format_table",
+    "quartiles",
+    "wilson_interval",
+]
 
 Z_95 = 1.959963984540054
 """The two-sided 95% quantile of the standard normal distribution."""
@@ -90,6 +100,8 @@ class ConfigStats:
     """Pacman moves in the games that report nodes."""
     failed_seeds: list[int] = field(default_factory=list)
     """Seeds of the first few crashed or timed-out games (to re-run them)."""
+    first_error: str | None = None
+    """The error of the first failed game (why it failed)."""
 
     def add(self, result: GameResult) -> None:
         """Count one game's result."""
@@ -103,8 +115,11 @@ class ConfigStats:
         if result.nodes is not None and result.turns:
             self.nodes += result.nodes
             self.nodes_moves += result.turns
-        if result.outcome in ("crash", "timeout", "illegal") and len(self.failed_seeds) < 3:
-            self.failed_seeds.append(int(result.seed))
+        if result.outcome in FAILURES:
+            if len(self.failed_seeds) < 3:
+                self.failed_seeds.append(int(result.seed))
+            if self.first_error is None:
+                self.first_error = result.error or result.outcome
 
     @property
     def games(self) -> int:
@@ -127,7 +142,7 @@ class ConfigStats:
             return out
         lo, hi = wilson_interval(self.wins, n)
         q1, median, q3 = quartiles(self.scores)
-        failed = sum(self.outcomes[o] for o in ("crash", "timeout", "illegal"))
+        failed = sum(self.outcomes[o] for o in FAILURES)
         out.update(
             win_rate=self.wins / n,
             win_rate_ci95=[lo, hi],
@@ -142,59 +157,115 @@ class ConfigStats:
             nodes_per_move=self.nodes / self.nodes_moves if self.nodes_moves else None,
             outcomes=dict(sorted(self.outcomes.items())),
             failed=failed,
+            failed_by={o: self.outcomes[o] for o in FAILURES if self.outcomes[o]},
             failed_seeds=list(self.failed_seeds),
+            first_error=self.first_error,
         )
         return out
+
+
+FAILURES = ("crash", "timeout", "illegal")
+"""Outcomes of games that failed rather than ended (an agent's fault, not a loss)."""
 
 
 _COLUMNS = (
     "pacman",
     "ghosts",
     "layout",
-    "k",
     "games",
-    "win rate [95% CI]",
-    "score mean ± sd",
-    "median [q1, q3]",
+    "win% [95% CI]",
+    "score",
     "ms/move",
-    "nodes/move",
     "failed",
 )
+"""The text table's columns (win rate in percent, mean score); the JSON summary has every
+figure (rates as fractions, sd, quartiles, nodes per move...)."""
+
+TABLE_WIDTH = 100
+"""The widest the summary table gets; the full names and figures are in ``--json``."""
+
+_MIN_WIDTHS = {0: 16, 1: 12, 2: 12}
+"""The narrowest the name columns get when the table is too wide."""
 
 
 def _row(s: dict[str, Any]) -> list[str]:
-    head = [s["pacman"], s["ghosts"], s["layout"], str(s["num_ghosts"]), str(s["games"])]
+    ghosts = f"{s['num_ghosts']} {s['ghosts']}"
+    head = [s["pacman"], ghosts, s["layout"], str(s["games"])]
     if not s["games"]:
         return head + ["-"] * (len(_COLUMNS) - len(head))
     lo, hi = s["win_rate_ci95"]
     per_move = s["seconds_per_move"]
-    nodes = s["nodes_per_move"]
     return [
         *head,
-        f"{s['win_rate']:.2f} [{lo:.2f}, {hi:.2f}]",
-        f"{s['score_mean']:.1f} ± {s['score_sd']:.1f}",
-        f"{s['score_median']:g} [{s['score_q1']:g}, {s['score_q3']:g}]",
+        f"{100 * s['win_rate']:.0f} [{100 * lo:.0f}, {100 * hi:.0f}]",
+        f"{s['score_mean']:.1f}",
         "-" if per_move is None else f"{per_move * 1000:.2f}",
-        "-" if nodes is None else f"{nodes:.1f}",
         str(s["failed"]),
     ]
 
 
-def format_table(summaries: Iterable[dict[str, Any]]) -> str:
-    """A plain-text table with one row per configuration.
+def _shorten(text: str, width: int) -> str:
+    """``text`` cut to ``width`` characters, ending in ``…`` when cut."""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _short_agent(spec: str, width: int) -> str:
+    """An agent spec in ``width`` characters: its file's folder goes first, then the file.
+
+    >>> _short_agent("path/to/multiAgents.py:ExpectimaxAgent:depth=2", 30)
+    'ExpectimaxAgent:depth=2'
+    >>> _short_agent("path/to/a.py:Greedy", 30)
+    'a.py:Greedy'
+    """
+    if len(spec) <= width:
+        return spec
+    file, sep, rest = spec.partition(".py:")
+    if sep:
+        base = f"{file.rsplit('/', 1)[-1]}.py:{rest}"
+        spec = base if len(base) <= width else rest
+    return _shorten(spec, width)
+
+
+def format_table(summaries: Iterable[dict[str, Any]], width: int = TABLE_WIDTH) -> str:
+    """A plain-text table with one row per configuration, at most ``width`` columns wide.
+
+    Long names are shortened to fit: an agent spec loses its file's folder, then its file
+    (keeping class and arguments); ghosts and layouts keep their start.
 
     >>> print(format_table([]).splitlines()[0].split()[:3])
     ['pacman', 'ghosts', 'layout']
     """
     rows = [list(_COLUMNS), *(_row(s) for s in summaries)]
     widths = [max(len(r[i]) for r in rows) for i in range(len(_COLUMNS))]
+    while sum(widths) + 2 * (len(widths) - 1) > width:
+        shrinkable = [i for i, least in _MIN_WIDTHS.items() if widths[i] > least]
+        if not shrinkable:
+            break
+        widths[max(shrinkable, key=lambda i: widths[i] - _MIN_WIDTHS[i])] -= 1
     numeric = set(range(3, len(_COLUMNS)))
     lines = []
     for r in rows:
-        cells = [
-            c.rjust(w) if i in numeric else c.ljust(w)
-            for i, (c, w) in enumerate(zip(r, widths, strict=True))
-        ]
+        cells = []
+        for i, (c, w) in enumerate(zip(r, widths, strict=True)):
+            text = _short_agent(c, w) if i == 0 else _shorten(c, w)
+            cells.append(text.rjust(w) if i in numeric else text.ljust(w))
         lines.append("  ".join(cells).rstrip())
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
+
+
+def failure_lines(summaries: Iterable[dict[str, Any]], width: int = TABLE_WIDTH) -> list[str]:
+    """Why games failed, a line per configuration with failures (at most ``width`` wide).
+
+    Each says how many games failed of each kind and the first error.
+    """
+    lines = []
+    for s in summaries:
+        if not s.get("failed"):
+            continue
+        kinds = ", ".join(f"{n} {kind}" for kind, n in s.get("failed_by", {}).items())
+        head = f"{_short_agent(s['pacman'], 40)} on {s['layout']}: {kinds}"
+        error = " ".join(str(s.get("first_error") or "").split())
+        error = "".join(c if c.isprintable() else repr(c)[1:-1] for c in error)
+        lines.append(_shorten(f"  {head}; first: {error}" if error else f"  {head}", width))
+    return lines

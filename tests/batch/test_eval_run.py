@@ -204,7 +204,10 @@ def test_command_prints_table_and_rerun_hint(
                  "--max-turns", "10"])  # fmt: skip
     assert code == 0
     captured = capsys.readouterr()
-    assert "win rate [95% CI]" in captured.out
+    assert "win% [95% CI]" in captured.out
+    # Why it failed, in one line under the table (issue 13).
+    assert "Why games failed" in captured.out
+    assert "bad_agents.py:Crasher on testClassic: 1 crash; first: " in captured.out
     assert f"pacman -l testClassic -p {bad_agents}:Crasher -g RandomGhost -k 1 --seed" in (
         captured.out
     )

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import FrozenInstanceError
 from pathlib import Path
@@ -10,7 +11,13 @@ from hypothesis import strategies as st
 
 from pacman.batch.result import RECORD_FIELDS, TIMING_FIELDS, GameResult, Timing
 from pacman.batch.results import CSV_COLUMNS, ResultsWriter, iter_results
-from pacman.batch.stats import ConfigStats, format_table, quartiles, wilson_interval
+from pacman.batch.stats import (
+    ConfigStats,
+    failure_lines,
+    format_table,
+    quartiles,
+    wilson_interval,
+)
 
 
 @pytest.mark.parametrize(
@@ -104,11 +111,42 @@ def test_table_has_one_row_per_configuration() -> None:
     b = ConfigStats(("RandomAgent", "RandomGhost", "smallClassic", 2))
     table = format_table([a.summary(), b.summary()]).splitlines()
     assert len(table) == 4
-    assert "win rate [95% CI]" in table[0]
+    assert "win% [95% CI]" in table[0]
     assert table[2].startswith("AlphaBetaAgent:depth=2")
-    assert "1.00 [0.21, 1.00]" in table[2]
-    assert "500.0 ± 0.0" in table[2]
+    assert "100 [21, 100]" in table[2]
+    assert " 500.0 " in table[2]
     assert table[3].split()[-1] == "-"  # no games yet
+
+
+def test_the_table_fits_in_100_columns_and_failures_say_why() -> None:
+    long = ConfigStats(
+        ("some/long/folder/multiAgents.py:ExpectimaxAgent:depth=2,evalFn=better",
+         "DirectionalGhost", "mediumClassic", 2)
+    )  # fmt: skip
+    long.add(_record(500, "win", 10, 0.002, 100))
+    crashy = ConfigStats(("Crashy", "RandomGhost", "smallClassic", 1))
+    for outcome in ("crash", "crash", "timeout", "lose"):
+        crashy.add(_record(0, outcome, 1, None, None))
+    summaries = [long.summary(), crashy.summary()]
+    table = format_table(summaries)
+    assert max(len(line) for line in table.splitlines()) <= 100
+    assert "ExpectimaxAgent" in table  # the class survives the shortening
+    assert summaries[1]["failed_by"] == {"crash": 2, "timeout": 1}
+    (line,) = failure_lines(summaries)
+    assert line.startswith("  Crashy on smallClassic: 2 crash, 1 timeout")
+    assert len(line) <= 100
+
+
+def test_failure_lines_escape_and_cut_the_error() -> None:
+    stats = ConfigStats(("A", "G", "L", 1))
+    bad = dataclasses.replace(
+        _record(0, "crash", 1, None, None), error="boom\x1b[31m\nFAKE " + "x" * 300
+    )
+    stats.add(bad)
+    (line,) = failure_lines([stats.summary()])
+    assert "\x1b" not in line
+    assert "\n" not in line
+    assert len(line) <= 100
 
 
 def test_progress_line_counts_rate_from_the_first_game() -> None:
