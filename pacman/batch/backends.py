@@ -19,6 +19,7 @@ which stops handing out games, terminates its workers and re-raises
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import multiprocessing
 import os
 import signal
@@ -42,10 +43,12 @@ __all__ = [
     "Result",
     "check_ray_address",
     "default_jobs",
+    "descendants",
     "hard_limit",
     "iter_inline",
     "iter_local",
     "iter_ray",
+    "kill_descendants",
 ]
 
 Numbered = tuple[int, GameTask]
@@ -71,13 +74,66 @@ def iter_inline(tasks: Iterable[Numbered]) -> Generator[Result, None, None]:
         yield number, play_task(task)
 
 
+def _become_subreaper() -> None:
+    """Make this process a child subreaper (Linux): orphaned descendants become ours."""
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(36, 1)  # PR_SET_CHILD_SUBREAPER
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process below ``pid`` (Linux ``/proc``; empty elsewhere), children first."""
+    parents: dict[int, list[int]] = {}
+    try:
+        entries = [e for e in os.listdir("/proc") if e.isdigit()]
+    except OSError:
+        return []
+    for entry in entries:
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        parents.setdefault(int(fields[1]), []).append(int(entry))
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        children = parents.get(todo.pop(), [])
+        found.extend(children)
+        todo.extend(children)
+    return found
+
+
+def kill_descendants(pid: int, rounds: int = 3) -> None:
+    """Kill every process below ``pid``, again while new ones appear (a fork bomb).
+
+    Meant for a worker that is a subreaper (`_become_subreaper`): processes its agent
+    started stay below it even when their parent died or they called ``setsid``, so
+    killing its descendants before it kills them all.
+    """
+    for _ in range(rounds):
+        found = descendants(pid)
+        if not found:
+            return
+        for child in found:
+            with contextlib.suppress(OSError):
+                os.kill(child, signal.SIGKILL)
+        if pid == os.getpid():  # reap our own children
+            with contextlib.suppress(ChildProcessError):
+                while os.waitpid(-1, os.WNOHANG)[0]:
+                    pass
+
+
 def _worker_main(conn: Connection, beat: Any) -> None:
     """Worker loop: receive ``(number, task)``, send back ``(number, record)``; None stops.
 
     ``beat`` is a shared array of two doubles: the monotonic time of the game's last
-    sign of progress (0 between games) and the agent about to move.
+    sign of progress (0 between games) and the agent about to move. The worker is a
+    subreaper and kills whatever its agents started after each game.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _become_subreaper()
 
     def heartbeat(agent: int) -> None:
         beat[0] = time.monotonic()
@@ -96,6 +152,7 @@ def _worker_main(conn: Connection, beat: Any) -> None:
         except KeyboardInterrupt as exc:  # raised by the agent itself: SIGINT is ignored
             record = failed_record(task, f"the game failed: KeyboardInterrupt: {exc}")
         beat[0] = 0.0
+        kill_descendants(os.getpid())  # nothing an agent started outlives its game
         try:
             conn.send((number, record))
         except (BrokenPipeError, OSError):
@@ -158,7 +215,7 @@ def iter_local(
     def replace(worker: _GameProcess) -> _GameProcess:
         worker.conn.close()
         if worker.process.is_alive():
-            worker.process.kill()
+            _kill_worker(worker.process)
         worker.process.join(5)
         replacement = start()
         workers[workers.index(worker)] = replacement
@@ -253,10 +310,19 @@ def iter_local(
         _stop(workers)
 
 
+def _kill_worker(process: BaseProcess) -> None:
+    """Kill a worker and, first, everything its agents started (still below it)."""
+    if process.pid is not None:
+        kill_descendants(process.pid)
+    process.kill()
+
+
 def _stop(workers: list[_GameProcess]) -> None:
     """Ask idle workers to quit; terminate the busy ones (interrupted or abandoned run)."""
     for w in workers:
         if w.queued:
+            if w.process.pid is not None:
+                kill_descendants(w.process.pid)
             w.process.terminate()
         else:
             try:

@@ -287,3 +287,60 @@ def test_ctrl_c_stops_workers_and_keeps_finished_games(tmp_path: Path) -> None:
     assert leftover == ""
     records = list(iter_results(out))
     assert 2 <= len(records) < 200
+
+
+LEAVES_A_DAEMON = """
+import os
+import time
+
+
+class Forker:
+    # Starts a daemon that leaves the worker's session, writes its pid, then stalls
+    # past the watchdog so the worker is killed.
+    def get_action(self, state):
+        if os.fork() == 0:
+            os.setsid()
+            if os.fork() == 0:
+                with open(os.environ["PIDFILE"], "w") as f:
+                    f.write(str(os.getpid()))
+                time.sleep(120)
+            os._exit(0)
+        while True:
+            try:
+                time.sleep(10)
+            except Exception:
+                pass
+"""
+
+
+def _running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="finds processes through /proc")
+def test_processes_an_agent_leaves_behind_are_killed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 11 item 5: pacman eval left forked children alive after its watchdog.
+    agent = tmp_path / "forker.py"
+    agent.write_text(LEAVES_A_DAEMON)
+    pidfile = tmp_path / "daemon.pid"
+    monkeypatch.setenv("PIDFILE", str(pidfile))
+    result = run_evaluation(
+        config("-p", f"{agent}:Forker", "-l", "testClassic", "-n", "1", "-j", "1",
+               "--timeout", "0.2"),
+        progress=False,
+    )  # fmt: skip
+    assert result.played == 1
+    deadline = time.monotonic() + 5
+    while not pidfile.is_file() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    pid = int(pidfile.read_text())
+    deadline = time.monotonic() + 5
+    while _running(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _running(pid)
