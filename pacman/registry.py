@@ -22,7 +22,7 @@ from typing import Any
 from agents import players
 from agents.evaluation import get_evaluation
 from pacman.classic import ClassicAgent, ClassicState, is_classic
-from pacman.core.errors import AgentError
+from pacman.core.errors import AgentError, describe_exception
 from pacman.loader import STUDENT_FILES, import_file
 from pacman.render.keyboard import KeyboardAgent
 
@@ -138,8 +138,10 @@ def _import_spec_file(path_text: str, spec: str) -> Any:
         return import_file(path, module_name)
     except SyntaxError as exc:
         raise AgentError(f"{path_text}:{exc.lineno}: syntax error: {exc.msg}") from None
+    except SystemExit as exc:  # the file must not end the program that loads it
+        raise AgentError(f"{path_text}: importing it called sys.exit({exc.code!r})") from None
     except Exception as exc:
-        raise AgentError(f"{path_text}: importing it raised {type(exc).__name__}: {exc}") from exc
+        raise AgentError(f"{path_text}: importing it raised {describe_exception(exc)}") from exc
 
 
 def _load_from_file(spec: str) -> type:
@@ -314,6 +316,10 @@ def make_agent(
         agent = cls(**kwargs)
     except (TypeError, ValueError) as exc:
         raise AgentError(f"cannot create {cls.__name__}({_show(args)}): {exc}") from None
+    except SystemExit as exc:
+        raise AgentError(
+            f"cannot create {cls.__name__}({_show(args)}): it called sys.exit({exc.code!r})"
+        ) from None
     if not callable(getattr(agent, "get_action", None)) and not callable(
         getattr(agent, "getAction", None)
     ):

@@ -71,6 +71,8 @@ class TomlFile:
             message = _POSITION.sub("", str(exc))
             place = f"{found.group(1)}:{found.group(2)}" if found else "1:1"
             raise error(f"{self.path}:{place}: not valid TOML: {message}") from None
+        except RecursionError:  # arrays or tables nested thousands deep
+            raise error(f"{self.path}:1:1: not valid TOML: nested too deeply") from None
         self._places = self._key_places(text)
 
     @classmethod

@@ -7,6 +7,7 @@ them, in the order the fields are declared, which is the order they are written.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -124,12 +125,70 @@ class GameResult:
         timing = data["timing"]
         if not isinstance(timing, Mapping):
             raise TypeError("no timing object")
+        for name in DETERMINISTIC_FIELDS:
+            _check(name, data[name], _SCHEMA[name])
+        for name in TIMING_FIELDS:
+            _check(f"timing.{name}", timing[name], _TIMING_SCHEMA[name])
+        if data["outcome"] not in OUTCOMES:
+            raise ValueError(f"unknown outcome {data['outcome']!r}")
         result = cls(
             **{name: data[name] for name in DETERMINISTIC_FIELDS},
             timing=Timing(**{name: timing[name] for name in TIMING_FIELDS}),
         )
         result.key  # noqa: B018 - checks the identity fields
         return result
+
+
+OUTCOMES: frozenset[str] = frozenset(
+    {"win", "lose", "max_turns", "aborted", "crash", "timeout", "illegal"}
+)
+"""Every outcome a result may have."""
+
+_NUMBER = (int, float)
+_SCHEMA: dict[str, tuple[tuple[type, ...], bool]] = {
+    "pacman": ((str,), False),
+    "pacman_args": ((Mapping,), False),
+    "ghosts": ((str,), False),
+    "ghost_args": ((Mapping,), False),
+    "layout": ((str,), False),
+    "num_ghosts": ((int,), False),
+    "game": ((int,), False),
+    "seed": ((int,), False),
+    "max_turns": ((int,), True),
+    "timeout": (_NUMBER, True),
+    "outcome": ((str,), False),
+    "win": ((bool,), False),
+    "score": ((int,), False),
+    "turns": ((int,), False),
+    "moves": ((int,), False),
+    "nodes": ((int,), True),
+    "nodes_per_move": (_NUMBER, True),
+    "failed_agent": ((int,), True),
+    "error": ((str,), True),
+}
+"""Each field's types, and whether it may be None (``from_dict`` checks them)."""
+_TIMING_SCHEMA: dict[str, tuple[tuple[type, ...], bool]] = {
+    "seconds": (_NUMBER, False),
+    "seconds_per_move": (_NUMBER, True),
+    "max_seconds_per_move": (_NUMBER, True),
+}
+
+
+def _check(name: str, value: object, rule: tuple[tuple[type, ...], bool]) -> None:
+    """Raise ValueError unless ``value`` has the field's type (``"win": "yes"`` has not)."""
+    kinds, optional = rule
+    if value is None and optional:
+        return
+    if isinstance(value, bool) and bool not in kinds:  # True is an int to Python
+        raise ValueError(f"{name}: {value!r} is not a {kinds[0].__name__}")
+    if not isinstance(value, kinds):
+        raise ValueError(f"{name}: {value!r} is not a {kinds[0].__name__}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"{name}: {value!r} is not a finite number")
+    if isinstance(value, Mapping) and not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+    ):
+        raise ValueError(f"{name}: arguments must be strings")
 
 
 DETERMINISTIC_FIELDS: tuple[str, ...] = tuple(

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-from pacman.batch.result import DETERMINISTIC_FIELDS, TIMING_FIELDS, GameResult, Timing
+from pacman.batch.result import DETERMINISTIC_FIELDS, TIMING_FIELDS, GameResult
 from pacman.batch.spec import AgentSpec, EvalConfigError
 from pacman.registry import parse_agent_args
 
@@ -65,14 +65,14 @@ def _from_csv_row(row: dict[str, str]) -> GameResult:
         record[name] = int(row[name]) if row[name] else None
     for name in _OPT_FLOAT:
         record[name] = float(row[name]) if row[name] else None
+    if row["win"] not in ("true", "false"):
+        raise ValueError(f"win: {row['win']!r} is not true or false")
     record["win"] = row["win"] == "true"
     record["error"] = row["error"] or None
     record["pacman_args"] = parse_agent_args(row["pacman_args"])
     record["ghost_args"] = parse_agent_args(row["ghost_args"])
-    timing = Timing(**{name: record.pop(f"timing_{name}") for name in TIMING_FIELDS})
-    result = GameResult(**{name: record[name] for name in DETERMINISTIC_FIELDS}, timing=timing)
-    result.key  # noqa: B018 - checks the identity fields
-    return result
+    record["timing"] = {name: record.pop(f"timing_{name}") for name in TIMING_FIELDS}
+    return GameResult.from_dict(record)  # checks every field's type and the identity
 
 
 def iter_results(path: str | os.PathLike[str]) -> Iterator[GameResult]:
@@ -117,8 +117,18 @@ def _iter_jsonl(p: Path, f: TextIO) -> Iterator[GameResult]:
         if not line.strip():
             continue
         try:
-            record = GameResult.from_dict(json.loads(line))
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError):
+            data = json.loads(line)
+            if not isinstance(data, dict):
+                raise TypeError("not an object")
+            record = GameResult.from_dict(data)
+        except (
+            json.JSONDecodeError,
+            KeyError,
+            TypeError,
+            ValueError,
+            AttributeError,
+            RecursionError,
+        ):
             if not line.endswith("\n"):
                 return  # the half-written last line of a killed run
             raise _not_a_record(p, number) from None
@@ -163,7 +173,11 @@ class ResultsWriter:
         try:
             if not fresh:
                 _drop_partial_last_line(self.path)
-            self._file: TextIO = open(self.path, "a", encoding="utf-8", newline="")  # noqa: SIM115
+            # backslashreplace: an agent's error text with a lone surrogate is written as
+            # its escape instead of failing the whole run.
+            self._file: TextIO = open(  # noqa: SIM115
+                self.path, "a", encoding="utf-8", errors="backslashreplace", newline=""
+            )
         except OSError as exc:
             raise EvalConfigError(f"{self.path}: cannot write results: {exc.strerror}") from None
         self._csv_writer = csv.writer(self._file, lineterminator="\n") if self.csv else None

@@ -214,7 +214,7 @@ def _short_agent(spec: str, width: int) -> str:
 
     >>> _short_agent("path/to/multiAgents.py:ExpectimaxAgent:depth=2", 30)
     'ExpectimaxAgent:depth=2'
-    >>> _short_agent("path/to/a.py:Greedy", 30)
+    >>> _short_agent("a/long/path/to/a.py:Greedy", 15)
     'a.py:Greedy'
     """
     if len(spec) <= width:

@@ -10,6 +10,7 @@ __all__ = [
     "RecordError",
     "RenderingUnavailableError",
     "TerminalStateError",
+    "describe_exception",
 ]
 
 
@@ -48,3 +49,24 @@ class RecordError(PacmanError, ValueError):
 
 class RenderingUnavailableError(PacmanError, RuntimeError):
     """Rendering was requested but pygame or a display is not available."""
+
+
+def describe_exception(exc: BaseException) -> str:
+    r"""``"Type: message"`` for an exception from an agent, whatever its ``__str__`` does.
+
+    An agent's exception may fail to print itself (a ``__str__`` that raises) or print
+    text that cannot be encoded (a lone surrogate): the description never raises and
+    is always plain, encodable text.
+
+    >>> describe_exception(ValueError(chr(0xDCFF)))
+    'ValueError: \\udcff'
+    """
+    name = type(exc).__name__
+    try:
+        text = str(exc)
+    except Exception:  # its __str__ raised
+        return f"{name} (its message could not be shown)"
+    if not isinstance(text, str):  # pragma: no cover - str() always gives a str
+        return name
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return f"{name}: {text}" if text else name

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from hashlib import blake2b
 from typing import Any
 
-from pacman.core.errors import IllegalActionError, PacmanError
+from pacman.core.errors import IllegalActionError, PacmanError, describe_exception
 from pacman.core.record import RECORD_FORMAT, GameRecord, Outcome, RecordError, replay
 from pacman.core.state import GameState
 from pacman.core.types import Direction
@@ -150,8 +150,7 @@ def run_game(
             register(start)
         except (Exception, SystemExit) as exc:  # an agent calling sys.exit crashed
             error = (
-                f"agent {index} ({names[index]}) crashed before the game: "
-                f"{type(exc).__name__}: {exc}"
+                f"agent {index} ({names[index]}) crashed before the game: {describe_exception(exc)}"
             )
             if not catch_errors:
                 raise AgentCrashError(error) from exc
@@ -199,7 +198,7 @@ def run_game(
         except (Exception, SystemExit) as exc:  # an agent calling sys.exit crashed
             who = f"agent {agent_index} ({names[agent_index]})"
             outcome, failed = "crash", agent_index
-            error = f"{who} crashed: {type(exc).__name__}: {exc}"
+            error = f"{who} crashed: {describe_exception(exc)}"
             if not catch_errors:
                 raise _with_record(AgentCrashError(error), finish()) from exc
             return finish()
