@@ -19,7 +19,7 @@ from pacman.core.errors import PacmanError, RecordError
 from pacman.core.layout import Layout
 from pacman.core.state import GameState
 
-__all__ = ["RECORD_FORMAT", "GameRecord", "Outcome", "RecordError", "replay"]
+__all__ = ["MAX_RECORD_BYTES", "RECORD_FORMAT", "GameRecord", "Outcome", "RecordError", "replay"]
 
 RECORD_FORMAT: Final = "pacman-record/1"
 """The ``format`` tag written into every saved record."""
@@ -129,12 +129,39 @@ class GameRecord:
                 names the file.
         """
         try:
-            data = json.loads(Path(path).read_text())
+            with open(path, "rb") as file:
+                data = file.read(MAX_RECORD_BYTES + 1)
         except OSError as exc:
-            raise RecordError(f"{path}: cannot read record: {exc.strerror}") from None
+            raise RecordError(f"{path}: cannot read record: {exc.strerror or exc}") from None
+        if len(data) > MAX_RECORD_BYTES:
+            raise RecordError(f"{path}: not a game record (over {MAX_RECORD_BYTES // 2**20} MiB)")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise RecordError(
+                f"{path}: not a game record: a binary file (byte 0x{data[exc.start]:02x} at "
+                f"offset {exc.start} is not UTF-8 text)"
+            ) from None
+        try:
+            raw = json.loads(text, parse_constant=_reject_constant)
         except json.JSONDecodeError as exc:
             raise RecordError(f"{path}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}") from None
-        return cls.from_dict(data, source=str(path))
+        except ValueError as exc:  # Infinity, -Infinity or NaN
+            raise RecordError(f"{path}: not a game record: {exc}") from None
+        except RecursionError:
+            raise RecordError(f"{path}: not a game record: JSON nested too deeply") from None
+        try:
+            return cls.from_dict(raw, source=str(path))
+        except OverflowError as exc:  # a number too large for an int: 1e400
+            raise RecordError(f"{path}: malformed game record: {exc}") from None
+
+
+MAX_RECORD_BYTES = 64 * 2**20
+"""The largest record file `GameRecord.load` reads (a 100,000-move game takes about 2 MiB)."""
+
+
+def _reject_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a number a record can hold")
 
 
 def replay(record: GameRecord) -> Iterator[GameState]:

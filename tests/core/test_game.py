@@ -254,3 +254,28 @@ def test_an_agent_calling_sys_exit_has_crashed() -> None:
     assert record.outcome == "crash"
     assert record.error is not None
     assert "SystemExit: 3" in record.error
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"\x00\xff", "not a game record: a binary file"),
+        (b'{"format": Infinity}', "Infinity is not a number a record can hold"),
+        (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+        (b"{", "not JSON"),
+        (b"x" * 65, "over 0 MiB"),
+    ],
+)
+def test_loading_a_bad_record_raises_record_error_naming_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, content: bytes, message: str
+) -> None:
+    # Every caller of GameRecord.load is protected, not only the pacman command (issue 13).
+    from pacman.core import record as record_module
+
+    if message.startswith("over"):
+        monkeypatch.setattr(record_module, "MAX_RECORD_BYTES", 64)
+    path = tmp_path / "bad.json"
+    path.write_bytes(content)
+    with pytest.raises(RecordError, match=message) as info:
+        GameRecord.load(path)
+    assert str(info.value).startswith(str(path))
