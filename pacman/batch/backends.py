@@ -20,10 +20,13 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import dataclasses
+import json
 import multiprocessing
 import os
 import signal
 import socket
+import struct
 import sys
 import time
 from collections import deque
@@ -36,14 +39,20 @@ from typing import Any
 from pacman.batch.play import failed_record, play_task
 from pacman.batch.result import GameResult
 from pacman.batch.spec import EvalConfigError, GameTask
+from pacman.core.errors import PacmanError
+from pacman.core.record import GameRecord
 
 __all__ = [
+    "MAX_FRAME_BYTES",
     "PREFETCH",
+    "FrameReader",
     "Numbered",
     "Result",
     "check_ray_address",
+    "decode_result",
     "default_jobs",
     "descendants",
+    "encode_result",
     "hard_limit",
     "iter_inline",
     "iter_local",
@@ -125,12 +134,16 @@ def kill_descendants(pid: int, rounds: int = 3) -> None:
                     pass
 
 
-def _worker_main(conn: Connection, beat: Any) -> None:
+def _worker_main(conn: Connection, beat: Any, results: Connection) -> None:
     """Worker loop: receive ``(number, task)``, send back ``(number, record)``; None stops.
 
-    ``beat`` is a shared array of two doubles: the monotonic time of the game's last
-    sign of progress (0 between games) and the agent about to move. The worker is a
-    subreaper and kills whatever its agents started after each game.
+    ``beat`` is a shared array of three doubles: the monotonic time of the game's last
+    sign of progress (0 between games), the agent about to move, and the number of
+    results sent. The worker is a
+    subreaper and kills whatever its agents started after each game. Tasks come pickled
+    on ``conn`` (from the parent, trusted); results go back on ``results`` as JSON
+    frames (`encode_result`), which the parent reads without unpickling anything an
+    agent could have written.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _become_subreaper()
@@ -154,9 +167,103 @@ def _worker_main(conn: Connection, beat: Any) -> None:
         beat[0] = 0.0
         kill_descendants(os.getpid())  # nothing an agent started outlives its game
         try:
-            conn.send((number, record))
+            results.send_bytes(encode_result(number, record))
         except (BrokenPipeError, OSError):
             return
+        beat[2] += 1  # results sent: the parent knows a whole frame is on its way
+
+
+FRAME_GRACE = 2.0
+"""Seconds a result the worker says it sent may take to arrive whole."""
+
+MAX_FRAME_BYTES = 256 * 2**20
+"""The largest result frame a worker may send (a kept game record included)."""
+
+
+def encode_result(number: int, record: GameResult) -> bytes:
+    """A result as the worker sends it: JSON, with the kept game record if any."""
+    data = {"number": number, "result": record.to_dict(), "game_record": record.game_record}
+    return json.dumps(data, separators=(",", ":")).encode()
+
+
+def decode_result(data: bytes) -> Result:
+    """A result frame from a worker, checked field by field.
+
+    Raises:
+        ValueError: If the frame is not a result (garbage an agent wrote, say).
+    """
+    try:
+        obj = json.loads(data)
+        if not isinstance(obj, dict) or set(obj) != {"number", "result", "game_record"}:
+            raise ValueError("not a result frame")
+        number = obj["number"]
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise ValueError("no game number")
+        if not isinstance(obj["result"], dict):
+            raise ValueError("no result")
+        result = GameResult.from_dict(obj["result"])
+        game_record = obj["game_record"]
+        if game_record is not None:
+            if not isinstance(game_record, dict):
+                raise ValueError("a game record that is not an object")
+            GameRecord.from_dict(game_record)  # raises if it is not a record
+    except (KeyError, TypeError, ValueError, RecursionError, OverflowError, PacmanError) as exc:
+        raise ValueError(f"malformed result from the worker: {exc}") from None
+    return number, dataclasses.replace(result, game_record=game_record)
+
+
+class FrameReader:
+    """Reads length-prefixed frames from a pipe without ever blocking.
+
+    The worker writes frames as `multiprocessing.connection.Connection.send_bytes` does
+    (a 4-byte big-endian length, or -1 and an 8-byte length, then the bytes). The parent
+    reads what is there when the pipe is readable and keeps a partial frame for later,
+    so a worker that writes half a frame (an agent writing to the pipe) cannot stop the
+    parent; a length beyond `MAX_FRAME_BYTES` is refused.
+    """
+
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
+        self.fd = connection.fileno()
+        os.set_blocking(self.fd, False)
+        self.buffer = bytearray()
+        self.closed = False
+
+    def read(self) -> list[bytes]:
+        """The complete frames readable now (``closed`` is set at end of file).
+
+        Raises:
+            ValueError: On a frame longer than `MAX_FRAME_BYTES`.
+        """
+        while not self.closed:
+            try:
+                chunk = os.read(self.fd, 1 << 16)
+            except BlockingIOError:
+                break
+            except OSError:
+                self.closed = True
+                break
+            if not chunk:
+                self.closed = True
+                break
+            self.buffer += chunk
+        frames: list[bytes] = []
+        while True:
+            if len(self.buffer) < 4:
+                return frames
+            (size,) = struct.unpack("!i", self.buffer[:4])
+            start = 4
+            if size == -1:
+                if len(self.buffer) < 12:
+                    return frames
+                (size,) = struct.unpack("!Q", self.buffer[4:12])
+                start = 12
+            if size < 0 or size > MAX_FRAME_BYTES:
+                raise ValueError(f"a result frame of {size} bytes from the worker")
+            if len(self.buffer) < start + size:
+                return frames
+            frames.append(bytes(self.buffer[start : start + size]))
+            del self.buffer[: start + size]
 
 
 def hard_limit(timeout: float | None) -> float | None:
@@ -178,7 +285,17 @@ def hard_limit(timeout: float | None) -> float | None:
 class _GameProcess:
     process: BaseProcess
     conn: Connection
+    """Tasks go to the worker here (pickled: the parent is trusted)."""
+    reader: FrameReader
+    """Results come back here, as JSON frames."""
     beat: Any
+    received: int = 0
+    """Results read from it (compared with the count it reports in ``beat[2]``)."""
+    behind_since: float | None = None
+    """Since when it reports more results sent than arrived whole (a corrupted pipe)."""
+    agent: str | None = None
+    """The Pacman agent spec whose games it plays: one worker never plays two (an agent's
+    file could otherwise change what a rival's games do)."""
     queued: deque[Numbered] = field(default_factory=deque)
 
 
@@ -205,15 +322,18 @@ def iter_local(
     workers: list[_GameProcess] = []
 
     def start() -> _GameProcess:
-        parent_conn, child_conn = ctx.Pipe()
-        beat = ctx.Array("d", 2, lock=False)
-        process = ctx.Process(target=_worker_main, args=(child_conn, beat), daemon=True)
+        task_in, task_out = ctx.Pipe(duplex=False)
+        result_in, result_out = ctx.Pipe(duplex=False)
+        beat = ctx.Array("d", 3, lock=False)
+        process = ctx.Process(target=_worker_main, args=(task_in, beat, result_out), daemon=True)
         process.start()
-        child_conn.close()
-        return _GameProcess(process, parent_conn, beat)
+        task_in.close()
+        result_out.close()
+        return _GameProcess(process, task_out, FrameReader(result_in), beat)
 
     def replace(worker: _GameProcess) -> _GameProcess:
         worker.conn.close()
+        worker.reader.connection.close()
         if worker.process.is_alive():
             _kill_worker(worker.process)
         worker.process.join(5)
@@ -230,23 +350,41 @@ def iter_local(
         return number, record
 
     def drain(worker: _GameProcess, done: list[Result]) -> bool:
-        """Read every result the worker has sent; true if its pipe is closed (it died)."""
-        while worker.queued:
-            try:
-                if not worker.conn.poll():
-                    return False
-                number, record = worker.conn.recv()
-            except (EOFError, OSError):
-                return True
-            worker.queued.popleft()
-            done.append((number, record))
-        return False
+        """Read every result the worker has sent; true if the worker is gone.
+
+        Gone: it died, or it sent something that is not a result and was replaced.
+        """
+        try:
+            frames = worker.reader.read()
+            for frame in frames:
+                number, record = decode_result(frame)
+                if not worker.queued or number != worker.queued[0][0]:
+                    raise ValueError("malformed result from the worker: not the game it played")
+                worker.queued.popleft()
+                worker.received += 1
+                done.append((number, record))
+        except ValueError as exc:  # garbage on its pipe: its game fails, not the run
+            if worker.queued:
+                _, task = worker.queued[0]
+                done.append(fail_head(worker, failed_record(task, str(exc))))
+            else:
+                replace(worker)
+            return True
+        return worker.reader.closed
 
     def feed(worker: _GameProcess) -> None:
         while len(worker.queued) < PREFETCH:
             item = retry.popleft() if retry else next(source, None)
             if item is None:
                 return
+            agent = item[1].pacman.label
+            if worker.agent is not None and agent != worker.agent:
+                retry.appendleft(item)
+                if worker.queued:
+                    return  # another agent's games: after this worker's own
+                worker = replace(worker)  # a fresh process for the next agent
+                continue
+            worker.agent = agent
             try:
                 worker.conn.send(item)
             except (BrokenPipeError, OSError):
@@ -265,14 +403,14 @@ def iter_local(
             by_handle: dict[Any, _GameProcess] = {}
             for w in workers:
                 if w.queued:
-                    by_handle[w.conn] = w
+                    by_handle[w.reader.connection] = w
                     by_handle[w.process.sentinel] = w
             if not by_handle:  # nothing running: hand out the games waiting for a retry
                 for worker in list(workers):
                     feed(worker)
                 continue
             done: list[Result] = []
-            poll = None if watchdog is None else min(1.0, watchdog / 4)
+            poll = 1.0 if watchdog is None else min(1.0, watchdog / 4)
             for handle in wait(list(by_handle), timeout=poll):
                 worker = by_handle[handle]
                 if worker not in workers:
@@ -286,8 +424,20 @@ def iter_local(
                     _, task = worker.queued[0]
                     message = f"the worker process died (exit code {code})"
                     done.append(fail_head(worker, failed_record(task, message)))
+            now = time.monotonic()
+            for worker in list(workers):
+                # It says it sent a result that never arrived whole: something else was
+                # written on its pipe (half a frame, say). Its game fails, not the run.
+                if worker.queued and worker.beat[2] > worker.received:
+                    if worker.behind_since is None:
+                        worker.behind_since = now
+                    elif now - worker.behind_since > FRAME_GRACE:
+                        _, task = worker.queued[0]
+                        message = "the worker's result did not arrive whole (garbage on its pipe)"
+                        done.append(fail_head(worker, failed_record(task, message)))
+                else:
+                    worker.behind_since = None
             if watchdog is not None:
-                now = time.monotonic()
                 for worker in list(workers):
                     since = worker.beat[0]
                     if worker.queued and since and now - since > watchdog:
@@ -335,6 +485,7 @@ def _stop(workers: list[_GameProcess]) -> None:
             w.process.kill()
             w.process.join()
         w.conn.close()
+        w.reader.connection.close()
 
 
 def iter_ray(

@@ -106,7 +106,9 @@ def run_evaluation(
         KeyboardInterrupt: When interrupted; the games finished so far are written.
     """
     check_extras(config)
-    cells = build_cells(config)
+    # Agents play in worker processes, never here (-j 0 plays here, for debugging): so
+    # they are checked in a process of their own too.
+    cells = build_cells(config, check_apart=config.backend == "ray" or config.jobs != 0)
     by_key = {cell.key: cell for cell in cells}
     stats = {cell.key: ConfigStats(cell.key) for cell in cells}
     done: set[tuple[tuple[str, str, str, int], int]] = set()

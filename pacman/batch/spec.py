@@ -8,13 +8,16 @@ names the problem and where it is.
 from __future__ import annotations
 
 import argparse
+import json
+import multiprocessing
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Literal
 
-from pacman.core.errors import AgentError, LayoutError, PacmanError
+from pacman.core.errors import AgentError, LayoutError, PacmanError, describe_exception
 from pacman.core.game import derive_seed
 from pacman.core.layout import Layout, load_layout
 from pacman.registry import make_agent, parse_agent_args
@@ -309,19 +312,81 @@ class Cell:
         return derive_seed(seed, "eval", *self.key, game) >> 10
 
 
-def _check_agent(spec: AgentSpec, index: int, role: str) -> None:
+CHECK_SECONDS = 60.0
+"""Time for creating every agent of a grid once, in the process that checks them."""
+
+
+def _agent_problem(spec: AgentSpec, index: int, role: str) -> str | None:
+    """What is wrong with creating the agent, as one line, or ``None``."""
     try:
         make_agent(spec.name, index, args=spec.args_dict, rng=random.Random(0))
     except AgentError as exc:
-        raise EvalConfigError(f"{role} {spec.label!r}: {exc}") from None
+        return f"{role} {spec.label!r}: {exc}"
     except Exception as exc:
-        raise EvalConfigError(
-            f"{role} {spec.label!r}: creating it raised {type(exc).__name__}: {exc}"
-        ) from None
+        return f"{role} {spec.label!r}: creating it raised {describe_exception(exc)}"
+    return None
 
 
-def build_cells(config: EvalConfig) -> list[Cell]:
+def _check_agents_main(conn: Connection, items: list[tuple[AgentSpec, int, str]]) -> None:
+    """Create each agent once and send back the first problem (or none), as JSON."""
+    for spec, index, role in items:
+        problem = _agent_problem(spec, index, role)
+        if problem is not None:
+            break
+    conn.send_bytes(json.dumps({"problem": problem}).encode())
+
+
+def check_agents(items: list[tuple[AgentSpec, int, str]], *, apart: bool = True) -> None:
+    """Create every agent of a grid once, to refuse bad specs before any game.
+
+    With ``apart`` the agents are created in a process of their own: agent files are
+    code, and this process must run none of it (an agent's constructor could change
+    how other agents' games are played).
+
+    Raises:
+        EvalConfigError: With the first problem, in one line.
+    """
+    if not apart:
+        for spec, index, role in items:
+            problem = _agent_problem(spec, index, role)
+            if problem is not None:
+                raise EvalConfigError(problem)
+        return
+    ctx = multiprocessing.get_context("spawn")
+    receive, send = ctx.Pipe(duplex=False)
+    process = ctx.Process(target=_check_agents_main, args=(send, items), daemon=True)
+    process.start()
+    send.close()
+    try:
+        if not receive.poll(CHECK_SECONDS):
+            raise EvalConfigError(
+                f"creating the agents took more than {CHECK_SECONDS:g} s "
+                "(an endless loop in an agent's file or constructor?)"
+            )
+        try:
+            answer = json.loads(receive.recv_bytes(1 << 20))
+            problem = answer["problem"] if isinstance(answer, dict) else "?"
+        except (EOFError, OSError, ValueError, KeyError):
+            process.join(5)
+            raise EvalConfigError(
+                f"creating the agents ended their process (exit code {process.exitcode})"
+            ) from None
+        if problem is not None:
+            raise EvalConfigError(str(problem)[:2000])
+    finally:
+        receive.close()
+        if process.is_alive():
+            process.kill()
+        process.join(5)
+
+
+def build_cells(config: EvalConfig, *, check_apart: bool = False) -> list[Cell]:
     """Load every layout and check every agent once; return the grid's cells in order.
+
+    Args:
+        config: The grid.
+        check_apart: Create the agents in a process of their own (see `check_agents`),
+            as a run with worker processes does; otherwise here.
 
     Raises:
         EvalConfigError: On the first bad layout or agent.
@@ -333,10 +398,11 @@ def build_cells(config: EvalConfig) -> list[Cell]:
                 layouts[name] = load_layout(name)
             except LayoutError as exc:
                 raise EvalConfigError(f"layout: {exc}") from None
-    for spec in _unique(config.pacman):
-        _check_agent(spec, 0, "Pacman agent")
-    for spec in _unique(config.ghosts):
-        _check_agent(spec, 1, "ghost agent")
+    check_agents(
+        [(spec, 0, "Pacman agent") for spec in _unique(config.pacman)]
+        + [(spec, 1, "ghost agent") for spec in _unique(config.ghosts)],
+        apart=check_apart,
+    )
     cells = []
     for pacman in _unique(config.pacman):
         for ghosts in _unique(config.ghosts):

@@ -344,3 +344,69 @@ def test_processes_an_agent_leaves_behind_are_killed(
     while _running(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not _running(pid)
+
+
+SABOTEURS = """
+import os
+import struct
+
+from pacman import runner
+
+
+class Saboteur:
+    # Patches the agent factory in its own process: a rival playing in the same
+    # process would get a broken agent.
+    def __init__(self):
+        runner.make_agent = lambda *args, **kwargs: 1 / 0
+
+    def get_action(self, state):
+        return state.legal_actions(0)[0]
+
+
+class Garbage:
+    # Writes a frame of garbage where the worker sends its results, then plays on.
+    def get_action(self, state):
+        for fd in range(3, 64):
+            try:
+                os.write(fd, struct.pack("!i", 5) + b"{junk")
+            except OSError:
+                pass
+        return state.legal_actions(0)[0]
+
+
+class HalfFrame:
+    # Writes half a frame (a length and no body), then plays on.
+    def get_action(self, state):
+        for fd in range(3, 64):
+            try:
+                os.write(fd, struct.pack("!i", 1000))
+            except OSError:
+                pass
+        return state.legal_actions(0)[0]
+"""
+
+
+def test_an_agent_cannot_sabotage_a_rival_or_the_parent(tmp_path: Path) -> None:
+    # Issue 13: agents of a grid run apart, and garbage from a worker costs only its game.
+    agents = tmp_path / "saboteurs.py"
+    agents.write_text(SABOTEURS)
+    out = tmp_path / "r.jsonl"
+    grid = ("-l", "testClassic", "-n", "3", "-j", "1", "--max-turns", "5", "-o", str(out))
+    result = run_evaluation(
+        config("-p", f"{agents}:Saboteur", "-p", "RandomAgent", "-p", f"{agents}:Garbage",
+               "-p", f"{agents}:HalfFrame", "-p", "GreedyAgent", *grid),
+        progress=False,
+    )  # fmt: skip
+    assert result.played == 15
+    outcomes: dict[str, set[str]] = {}
+    for record in iter_results(out):
+        outcomes.setdefault(record.pacman.rsplit(":", 1)[-1], set()).add(record.outcome)
+    assert outcomes["RandomAgent"] <= {"win", "lose", "max_turns"}  # not sabotaged
+    assert outcomes["GreedyAgent"] <= {"win", "lose", "max_turns"}
+    assert "Saboteur" in outcomes  # its own games are its own business
+    assert outcomes["Garbage"] == {"crash"}
+    assert outcomes["HalfFrame"] == {"crash"}
+    # Nor the parent: checking the specs ran the agents' files in a process of its own.
+    from pacman import registry, runner
+
+    assert runner.make_agent is registry.make_agent
