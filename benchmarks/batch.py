@@ -8,6 +8,10 @@ Figures:
   from other processes on the machine hits both alike. The speed-up is the ratio of the
   median rates. The load average is printed next to it: on a shared machine the figure
   is only as good as the cores that were free.
+- ``two_agents``: the grid of issue 13 (two search agents on mediumClassic, 16 games
+  each) as a user runs it, whole runs timed with 1 and 2 workers; start-up is
+  measured apart (the same run with one 1-turn game) and the speed-up given with and
+  without it.
 - ``memory``: resident memory of the parent and of each worker while playing many cheap
   games (RandomAgent on smallClassic with a turn limit), written to a results file as
   ``pacman eval --out`` does; sampled every ``--sample`` games. Flat means no growth
@@ -32,7 +36,7 @@ from pacman.batch.evaluate import run_evaluation
 from pacman.batch.result import GameResult
 from pacman.batch.spec import AgentSpec, EvalConfig
 
-__all__ = ["bench_memory", "bench_scaling", "main"]
+__all__ = ["bench_memory", "bench_scaling", "bench_two_agents", "main"]
 
 
 def _rss_kib(pid: int | str = "self") -> int:
@@ -119,6 +123,56 @@ def bench_scaling(games: int = 60, rounds: int = 3, seed: int = 0) -> dict[str, 
     }
 
 
+def _wall_seconds(config: EvalConfig) -> float:
+    t0 = time.perf_counter()
+    run_evaluation(config, progress=False)
+    return time.perf_counter() - t0
+
+
+def bench_two_agents(rounds: int = 3, max_turns: int = 200) -> dict[str, Any]:
+    """The issue's grid: two search agents, 16 games each, with 1 and 2 workers.
+
+    Wall-clock time of whole runs (``pacman eval`` as a user runs it: checking the specs,
+    starting the workers, a fresh worker when the agent changes), in interleaved rounds;
+    the start-up (the same run with one 1-turn game) is measured and reported apart, and
+    the speed-up is given with and without it.
+    """
+    agents = (
+        AgentSpec("AlphaBetaAgent", (("depth", "4"),)),
+        AgentSpec("ExpectimaxAgent", (("depth", "3"),)),
+    )
+    walls: dict[int, list[float]] = {1: [], 2: []}
+    startups: dict[int, list[float]] = {1: [], 2: []}
+    for r in range(rounds):
+        for jobs in (1, 2):
+            grid = EvalConfig(
+                pacman=agents, layouts=("mediumClassic",), games=16, seed=r, jobs=jobs,
+                max_turns=max_turns,
+            )  # fmt: skip
+            tiny = EvalConfig(
+                pacman=agents, layouts=("mediumClassic",), games=1, seed=r, jobs=jobs,
+                max_turns=1,
+            )  # fmt: skip
+            walls[jobs].append(_wall_seconds(grid))
+            startups[jobs].append(_wall_seconds(tiny))
+    one, two = statistics.median(walls[1]), statistics.median(walls[2])
+    s1, s2 = statistics.median(startups[1]), statistics.median(startups[2])
+    return {
+        "figure": "two_agents",
+        "grid": "AlphaBetaAgent:depth=4 and ExpectimaxAgent:depth=3 vs RandomGhost on "
+        f"mediumClassic, 16 games each, max {max_turns} turns",
+        "wall_seconds_1_worker": [round(x, 2) for x in walls[1]],
+        "wall_seconds_2_workers": [round(x, 2) for x in walls[2]],
+        "startup_seconds_1_worker": round(s1, 2),
+        "startup_seconds_2_workers": round(s2, 2),
+        "speedup": round(one / two, 3),
+        "speedup_without_startup": round((one - s1) / (two - s2), 3),
+        "goal": "speedup >= 1.8",
+        "load_average": _load(),
+        "cpus": os.cpu_count(),
+    }
+
+
 def bench_memory(games: int = 5000, sample: int = 500, jobs: int = 2) -> dict[str, Any]:
     """Parent and worker RSS while playing ``games`` cheap games into a results file."""
     samples: list[dict[str, Any]] = []
@@ -169,10 +223,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--rounds", type=int, default=3, help="interleaved rounds of 1 and 2 workers")
     p.add_argument("--memory-games", type=int, default=5000, help="games of the memory run")
     p.add_argument("--sample", type=int, default=500, help="games between memory samples")
-    p.add_argument("--skip", choices=("scaling", "memory"), action="append", default=[])
+    p.add_argument(
+        "--skip", choices=("scaling", "two_agents", "memory"), action="append", default=[]
+    )
     args = p.parse_args(argv)
     if "scaling" not in args.skip:
         print(json.dumps(bench_scaling(args.games, args.rounds)), flush=True)
+    if "two_agents" not in args.skip:
+        print(json.dumps(bench_two_agents(args.rounds)), flush=True)
     if "memory" not in args.skip:
         print(json.dumps(bench_memory(args.memory_games, args.sample)), flush=True)
     return 0
