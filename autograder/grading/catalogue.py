@@ -489,11 +489,15 @@ def _run(
     evaluate: Callable[[Any], float],
     flaws: Flaws,
     within: set[Hashable] | None = None,
+    *,
+    raising: bool = False,
 ) -> tuple[Any, set[Hashable]] | None:
     """A variant's action and generated keys (root included), or None if it failed.
 
     With ``within``, the run must generate exactly those states: it is abandoned at the
-    first state outside them, and counts as failed if it generates fewer.
+    first state outside them, and counts as failed if it generates fewer. With
+    ``raising``, it is the other way round: only a variant that raises (not merely
+    strays), after generating exactly ``within``, counts; its action is then ``None``.
     """
     seen = {_key(root)}
 
@@ -507,9 +511,13 @@ def _run(
         result = flawed_search(
             root, algorithm=algorithm, depth=depth, evaluate=evaluate, observe=watch, flaws=flaws
         )
-    except Exception:  # a variant that cannot run here (or strays) cannot match
+    except (_Mismatch, _NotApplicable):
         return None
-    if within is not None and seen != within:
+    except Exception:  # a variant that cannot run here cannot match, unless raising is
+        if raising and (within is None or seen == within):
+            return None, seen
+        return None
+    if raising or (within is not None and seen != within):
         return None
     return result.action, seen
 
@@ -596,30 +604,11 @@ def diagnose_error(
     root, depth, evaluate = _resolve(target, algorithm, depth, evaluate)
     student = {_key(s) for s in generated} | {_key(root)}
     for bug in BUGS.values():
-        if not bug.applies_to(algorithm):
-            continue
-        seen = {_key(root)}
-
-        def watch(state: Any, seen: set[Hashable] = seen) -> None:
-            key = _key(state)
-            if key not in student:
-                raise _Mismatch
-            seen.add(key)
-
-        try:
-            flawed_search(
-                root,
-                algorithm=algorithm,
-                depth=depth,
-                evaluate=evaluate,
-                observe=watch,
-                flaws=bug.flaws,
-            )
-        except (_Mismatch, _NotApplicable):
-            continue
-        except Exception:  # it raised too: a match when it got exactly as far
-            if seen == student:
-                return bug
+        if bug.applies_to(algorithm) and (
+            _run(root, algorithm, depth, evaluate, bug.flaws, within=student, raising=True)
+            is not None
+        ):
+            return bug
     return None
 
 
