@@ -6,6 +6,7 @@ Usage::
     autograder init [FOLDER] [--force]
     autograder generate [--cases FOLDER]
     autograder gradescope-package [--output autograder.zip]
+    autograder handout [--output handout]
 
 The exit status is 0 whenever grading completed, whatever the score; 1 when the
 grader itself could not run (a missing file, a malformed case file) and 2 for a bad
@@ -35,6 +36,7 @@ from autograder.grading.suite import (
 )
 from autograder.grading.traces import generate_trace, load_game_traces
 from autograder.grading.trees import generate_tree_solutions
+from autograder.handout import build_handout
 from autograder.reports import report
 from autograder.reports.gradescope import failure_results, write_package
 from autograder.results import CaseFormatError, QuestionResult, TestResult
@@ -44,7 +46,7 @@ from pacman.loader import STUDENT_FILES
 
 __all__ = ["main"]
 
-_COMMANDS = ("init", "generate", "gradescope-package")
+_COMMANDS = ("init", "generate", "gradescope-package", "handout")
 STARTER = Path(__file__).with_name("starter") / "multi_agents.py"
 """The starter file handed out to students."""
 
@@ -54,7 +56,8 @@ def _grade_parser() -> argparse.ArgumentParser:
         prog="autograder",
         description=(
             "Grade multi_agents.py (minimax, alpha-beta, expectimax, evaluation functions). "
-            "Other commands: autograder init | generate | gradescope-package (see -h of each)."
+            "Other commands: autograder init | generate | gradescope-package | handout "
+            "(see -h of each)."
         ),
     )
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -399,11 +402,32 @@ def _package(argv: Sequence[str]) -> int:
     return 0
 
 
+def _handout(argv: Sequence[str]) -> int:
+    p = Parser(
+        prog="autograder handout",
+        description="Write the folder students get: the engine, the window, the starter and "
+        "a grader of the public tests, with none of our reference searches or evaluations.",
+    )
+    p.add_argument("--output", default="handout", help="folder to write (must not exist)")
+    args = p.parse_args(argv)
+    try:
+        folder = build_handout(Path(args.output))
+    except (OSError, ValueError) as exc:
+        return _fail(str(exc))
+    print(f"wrote {folder}; students run `pip install .` there, then `autograder`")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] in _COMMANDS:
-        command = {"init": _init, "generate": _generate, "gradescope-package": _package}
+        command = {
+            "init": _init,
+            "generate": _generate,
+            "gradescope-package": _package,
+            "handout": _handout,
+        }
         return command[args[0]](args[1:])
     try:
         return _grade(args)

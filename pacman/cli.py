@@ -497,7 +497,9 @@ def _play(args: argparse.Namespace) -> int:
     num_ghosts = layout.num_ghosts if args.num_ghosts is None else args.num_ghosts
     display = _make_display(args)
     windowed = not isinstance(display, (NullDisplay, TextDisplay))
-    pacman = args.pacman or ("KeyboardAgent" if windowed else "AlphaBetaAgent")
+    # Without our search agents (a student handout), a random Pacman plays by default.
+    headless = "AlphaBetaAgent" if "AlphaBetaAgent" in PACMAN_AGENTS else "RandomAgent"
+    pacman = args.pacman or ("KeyboardAgent" if windowed else headless)
     own = None if args.pacman is None else student_agent_spec(args.pacman)
     if own is not None:
         ours = f" (ours: -p {REFERENCE_PREFIX}{pacman})" if pacman in PACMAN_AGENTS else ""

@@ -189,10 +189,12 @@ LAYERS = {
     "autograder.grading": 3,
     "autograder.reports": 4,
     "autograder.student": 4,
-    "autograder.cli": 5,
-    "autograder.__main__": 6,
-    "autograder.cases": 6,
-    "autograder.starter": 6,
+    "autograder.public": 4,
+    "autograder.handout": 5,
+    "autograder.cli": 6,
+    "autograder.__main__": 7,
+    "autograder.cases": 7,
+    "autograder.starter": 7,
 }
 """Each part of the autograder and its layer: a module imports only from lower layers
 or its own part."""

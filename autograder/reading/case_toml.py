@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final
 
-from agents.players import DirectionalGhost, RandomGhost
+from agents.ghosts import DirectionalGhost, RandomGhost
 from autograder.results import CaseFormatError
 from pacman.core.layout import Layout, load_shipped_layout, shipped_layout_path
 from pacman.tomlfile import TomlFile

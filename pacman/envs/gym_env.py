@@ -11,7 +11,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from agents.players import DirectionalGhost, RandomGhost, classic_table
+from agents.ghosts import DirectionalGhost, RandomGhost, classic_table
 from pacman.core.errors import TerminalStateError
 from pacman.core.layout import Layout, load_layout
 from pacman.core.state import GameState
