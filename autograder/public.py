@@ -28,17 +28,15 @@ from typing import Any, Final
 
 from agents.ghosts import DirectionalGhost, RandomGhost
 from autograder.grading.servers import PacmanServer, TreeServer
-from autograder.grading.workers import BadAnswer, SandboxProcess, StudentError, WorkerLost
+from autograder.grading.workers import RemoteAgent, SandboxProcess, StudentError, WorkerLost
 from autograder.sandbox.protocol import (
     Decide,
     MakeAgent,
-    Play,
     Register,
     Seed,
     SetLayout,
     TreeDecide,
 )
-from autograder.sandbox.proxy import state_fields
 from autograder.tree import TreeGame
 from pacman.core.game import AgentCrashError, derive_seed, run_game
 from pacman.core.layout import Layout
@@ -131,21 +129,6 @@ def _trace(test: dict[str, Any], worker: SandboxProcess) -> tuple[bool, str]:
     return True, f"all {turn} moves right"
 
 
-class _Remote:
-    def __init__(self, worker: SandboxProcess, move_seconds: float, end: float) -> None:
-        self.worker, self.move_seconds, self.end = worker, move_seconds, end
-
-    def deadline(self) -> float:
-        return min(self.end, time.monotonic() + self.move_seconds)
-
-    def register_initial_state(self, state: GameState) -> None:
-        self.worker.call(Register(None, state_fields(state)), deadline=self.deadline())
-
-    def get_action(self, state: GameState) -> Any:
-        answer = self.worker.call(Play(state_fields(state)), deadline=self.deadline())
-        return answer.shown if isinstance(answer, BadAnswer) else answer
-
-
 def _games(test: dict[str, Any], worker: SandboxProcess) -> tuple[float, str]:
     layout = Layout.from_text(test["layout_text"], name=test["layout"])
     end = time.monotonic() + test["seconds"]
@@ -159,7 +142,7 @@ def _games(test: dict[str, Any], worker: SandboxProcess) -> tuple[float, str]:
             deadline=min(end, time.monotonic() + test["move_seconds"]),
         )
         start = GameState.initial(layout, test["num_ghosts"])
-        agents: list[Any] = [_Remote(worker, test["move_seconds"], end)]
+        agents: list[Any] = [RemoteAgent(worker, test["move_seconds"], end)]
         ghost = _GHOSTS[test["ghosts"]]
         for i in range(1, start.num_agents):
             agents.append(ghost(i, random.Random(derive_seed(seed, "agent", i))))

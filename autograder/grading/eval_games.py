@@ -22,10 +22,10 @@ from pathlib import Path
 from typing import Any, Final
 
 from agents.search import expectimax
-from autograder.grading.workers import BadAnswer, SandboxProcess, StudentError, WorkerLost
+from autograder.grading.workers import RemoteAgent, SandboxProcess, StudentError, WorkerLost
 from autograder.reading.case_toml import GHOSTS, case_layout, read_case_table
 from autograder.results import CaseFormatError, TestResult
-from autograder.sandbox.protocol import Evaluate, MakeAgent, Play, Register, Seed, SetLayout
+from autograder.sandbox.protocol import Evaluate, MakeAgent, Seed, SetLayout
 from autograder.sandbox.proxy import state_fields
 from pacman.classic import CLASSIC_FUNCTION_NAMES
 from pacman.core.errors import IllegalActionError
@@ -162,27 +162,6 @@ def load_eval_agent_cases(folder: Path | None = None) -> list[EvalAgentCase]:
     return [dataclasses.replace(c, board=case_layout(c.layout, c.path)) for c in cases]
 
 
-class _Remote:
-    """The student's Pacman agent as the game loop sees it: every move asks the worker."""
-
-    def __init__(self, worker: SandboxProcess, move_limit: float, test_deadline: float) -> None:
-        self.worker = worker
-        self.move_limit = move_limit
-        self.test_deadline = test_deadline
-
-    def deadline(self) -> float:
-        return min(self.test_deadline, time.monotonic() + self.move_limit)
-
-    def register_initial_state(self, state: GameState) -> None:
-        self.worker.call(Register(None, state_fields(state)), deadline=self.deadline())
-
-    def get_action(self, state: GameState) -> Any:
-        answer = self.worker.call(Play(state_fields(state)), deadline=self.deadline())
-        if isinstance(answer, BadAnswer):
-            return answer.shown
-        return answer
-
-
 class _OursWithTheirEvaluation:
     """Our expectimax, run here in the grader, scoring its leaves with the student's function.
 
@@ -290,7 +269,7 @@ def run_eval_agent(
                     MakeAgent(case.source, case.agent, case.depth, case.evaluation),
                     deadline=min(test_deadline, time.monotonic() + move_limit),
                 )
-                pacman = _Remote(worker, move_limit, test_deadline)
+                pacman = RemoteAgent(worker, move_limit, test_deadline)
             start = GameState.initial(layout, case.num_ghosts)
             agents: list[Any] = [pacman]
             for i in range(1, start.num_agents):

@@ -37,14 +37,17 @@ from autograder.sandbox.protocol import (
     SUCCESSOR,
     Command,
     Load,
+    Play,
     Quit,
+    Register,
 )
-from autograder.sandbox.proxy import decode_request
+from autograder.sandbox.proxy import decode_request, state_fields
 from autograder.sandbox.worker import MEMORY_LIMIT_BYTES
 
 __all__ = [
     "OUTPUT_SHOWN_CHARS",
     "BadAnswer",
+    "RemoteAgent",
     "SandboxProcess",
     "StudentError",
     "WorkerLost",
@@ -666,3 +669,34 @@ def _identity(run_as: str | None, python: str) -> dict[str, Any]:
         why = problem[0] if problem else "it exited with an error"
         raise ValueError(f"--run-as {run_as}: that user cannot run {python} with the grader: {why}")
     return identity
+
+
+class RemoteAgent:
+    """The student's Pacman agent as a game loop sees it: every move asks the worker.
+
+    The state goes as plain fields (`Play`): the worker generates successors locally, as
+    evaluation games need no count.
+
+    Args:
+        worker: The worker holding the agent (made with `MakeAgent`).
+        move_limit: Seconds for one move.
+        test_deadline: When the whole test must end (`time.monotonic` time).
+    """
+
+    def __init__(self, worker: SandboxProcess, move_limit: float, test_deadline: float) -> None:
+        self.worker = worker
+        self.move_limit = move_limit
+        self.test_deadline = test_deadline
+
+    def deadline(self) -> float:
+        """The deadline of the next move."""
+        return min(self.test_deadline, time.monotonic() + self.move_limit)
+
+    def register_initial_state(self, state: Any) -> None:
+        """Call the agent's ``register_initial_state`` in the worker."""
+        self.worker.call(Register(None, state_fields(state)), deadline=self.deadline())
+
+    def get_action(self, state: Any) -> Any:
+        """The agent's move (the text it returned, if not an action)."""
+        answer = self.worker.call(Play(state_fields(state)), deadline=self.deadline())
+        return answer.shown if isinstance(answer, BadAnswer) else answer
