@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Final
 
@@ -30,6 +30,7 @@ from autograder.grading.traces import GameTraceCase
 from autograder.grading.trees import accepted_answers, is_advice
 from autograder.public import PUBLIC_FORMAT
 from autograder.reading.tree_cases import TreeCase
+from pacman.core.layout import shipped_layout_dir
 
 __all__ = ["HANDOUT_FILES", "REFERENCE_FILES", "build_handout", "public_cases"]
 
@@ -222,6 +223,41 @@ def public_cases(specs: Iterable[TestSpec] | None = None) -> dict[str, Any]:
     }
 
 
+def _source(name: str) -> Path:
+    """Where the handout entry ``name`` comes from, in a source tree or an installed package.
+
+    The layouts are the one entry whose place differs: the top-level ``layouts`` folder of
+    the source tree is installed as ``pacman/layouts``.
+
+    Raises:
+        FileNotFoundError: If this installation lacks the entry.
+    """
+    if name == "layouts":
+        found = shipped_layout_dir()
+        if found is not None:
+            return found
+    source = _ROOT / name
+    if not source.exists():
+        raise FileNotFoundError(
+            f"cannot build a handout: {source} is missing from this installation of the "
+            "autograder (reinstall the package, or run from its source tree)"
+        )
+    return source
+
+
+def _ignore_in(root: Path, ignore: Callable[[str, list[str]], set[str]]) -> Any:
+    """``ignore``, plus the installed ``pacman/layouts`` (the handout has ``layouts``)."""
+    installed_layouts = root / "layouts" if root.name == "pacman" else None
+
+    def skip(directory: str, names: list[str]) -> set[str]:
+        skipped = set(ignore(directory, names))
+        if installed_layouts is not None and Path(directory) == installed_layouts.parent:
+            skipped.add("layouts")
+        return skipped
+
+    return skip
+
+
 def build_handout(folder: Path) -> Path:
     """Write the student handout into ``folder`` (which must not exist yet).
 
@@ -231,14 +267,14 @@ def build_handout(folder: Path) -> Path:
     folder = Path(folder)
     if folder.exists():
         raise FileExistsError(f"{folder} already exists")
+    sources = [(name, _source(name)) for name in HANDOUT_FILES]  # all found, or nothing written
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    for name in HANDOUT_FILES:
-        source = _ROOT / name
+    for name, source in sources:
         target = folder / name
         target.parent.mkdir(parents=True, exist_ok=True)
         if source.is_dir():
-            shutil.copytree(source, target, ignore=ignore)
-        elif source.is_file():
+            shutil.copytree(source, target, ignore=_ignore_in(source, ignore))
+        else:
             shutil.copyfile(source, target)
     (folder / "agents" / "__init__.py").write_text(_AGENTS_INIT, encoding="utf-8")
     (folder / "autograder" / "grading" / "__init__.py").write_text(_GRADING_INIT)

@@ -23,6 +23,7 @@ __all__ = [
     "layout_names",
     "load_layout",
     "load_shipped_layout",
+    "shipped_layout_dir",
     "shipped_layout_path",
 ]
 
@@ -297,6 +298,16 @@ def _builtin_dirs() -> list[Path]:
     package = Path(__file__).resolve().parents[1]
     # Installed: pacman/layouts (mapped from the top-level folder); source tree: ./layouts.
     return [d for d in (package / "layouts", package.parent / "layouts") if d.is_dir()]
+
+
+def shipped_layout_dir() -> Path | None:
+    """The folder of the shipped layouts: ``pacman/layouts`` installed, ``layouts`` in a checkout.
+
+    >>> (shipped_layout_dir() / "mediumClassic.lay").is_file()
+    True
+    """
+    dirs = _builtin_dirs()
+    return dirs[0] if dirs else None
 
 
 def shipped_layout_path(name: str) -> Path | None:

@@ -5,12 +5,14 @@ from __future__ import annotations
 import ast
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from autograder import handout as handout_module
 from autograder.cli import main
 from autograder.handout import REFERENCE_FILES
 from autograder.public import PUBLIC_FORMAT
@@ -92,3 +94,32 @@ def test_the_handouts_pacman_command_plays(handout: Path) -> None:
     )
     # The folder holds the starter: its (unwritten) MinimaxAgent plays, not ours.
     assert "playing MinimaxAgent from multi_agents.py" in done.stderr
+
+
+def test_an_installed_autograder_writes_a_handout_with_the_layouts(tmp_path: Path) -> None:
+    """Installed, the layouts live in ``pacman/layouts``: the handout still gets them."""
+    root = Path(__file__).resolve().parents[2]
+    site = tmp_path / "site"  # the shape a wheel installs: no top-level layouts folder
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for package in ("pacman", "agents", "autograder"):
+        shutil.copytree(root / package, site / package, ignore=ignore)
+    shutil.copytree(root / "layouts", site / "pacman" / "layouts")
+    out = tmp_path / "handout"
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    done = subprocess.run(
+        [sys.executable, "-m", "autograder", "handout", "--output", str(out)],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    shipped = sorted(p.name for p in (root / "layouts").iterdir())
+    assert sorted(p.name for p in (out / "layouts").iterdir()) == shipped
+    assert not (out / "pacman" / "layouts").exists()  # one copy, where pyproject maps it
+
+
+def test_a_handout_entry_missing_from_the_installation_is_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(handout_module, "_ROOT", tmp_path / "nowhere")
+    with pytest.raises(FileNotFoundError, match="missing from this installation"):
+        handout_module.build_handout(tmp_path / "out")
+    assert not (tmp_path / "out").exists()  # nothing half-written
