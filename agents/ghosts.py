@@ -170,14 +170,25 @@ class DirectionalGhost(_Ghost):
         self.prob_flee = prob_flee
 
     def memo_key(self, state: GameState) -> Hashable:
-        """The legal actions, whether it is scared, and the offset to Pacman.
+        """The legal actions, whether it is scared, and the offset to Pacman, clipped to 1.
 
-        The distances it compares are from its next positions to Pacman's, so only the
-        offset counts, not where on the board the two are.
+        `distribution` only compares the distances to Pacman after each legal move, and
+        every move changes one coordinate by 1 (0.5 when scared). Moving toward Pacman
+        along an axis on which he is 1 or more away gains exactly one step (half a step),
+        wherever he is; so each offset counts only up to 1 each way, and two states that
+        agree on the clipped offsets have the same distribution. Clipping keeps the keys
+        few (a few hundred on any board), so they are all computed early in a run.
         """
         x, y = state.agent_position(self.index)
         px, py = state.pacman_position
-        return (state.legal_actions(self.index), state.scared_timer(self.index) > 0, px - x, py - y)
+        dx = px - x
+        dy = py - y
+        return (
+            state.legal_actions(self.index),
+            state.scared_timer(self.index) > 0,
+            dx if -1 <= dx <= 1 else (1 if dx > 0 else -1),
+            dy if -1 <= dy <= 1 else (1 if dy > 0 else -1),
+        )
 
     def distribution(self, state: GameState) -> dict[Direction, float]:
         """The classic directional distribution over the legal actions."""
