@@ -132,7 +132,7 @@ class PacmanEnv(gym.Env[Any, np.int64]):
 
     The layout's start: Pacman and the first ``num_ghosts`` ghosts on their start
     cells, all food and capsules in place, score 0. The ghosts' random generators are
-    seeded from ``reset(seed=...)``.
+    seeded from ``reset(seed=...)`` and go on from game to game until the next seed.
 
     ## Reward
 
@@ -220,6 +220,7 @@ class PacmanEnv(gym.Env[Any, np.int64]):
         self._initial = GameState.initial(self.layout, self.num_ghosts)  # immutable: reused
         self._state: GameState | None = None
         self._ghosts: list[GhostPolicy] = []
+        self._rngs: list[random.Random] = []  # the ghosts' generators, one per ghost
         self._steps = 0
 
     @property
@@ -236,13 +237,22 @@ class PacmanEnv(gym.Env[Any, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
-        """Start a new game; ``seed`` seeds the ghosts' generators."""
+        """Start a new game; ``seed`` seeds the ghosts' generators.
+
+        Each ghost has a generator of its own, seeded from the env's ``np_random`` at a
+        ``reset`` with a seed (and at the first one); a ``reset`` without a seed lets them
+        go on where the last game left them, as ``np_random`` does. So a seed fixes every
+        game that follows it, and starting a game costs no generator seeding.
+        """
         super().reset(seed=seed)
-        # One raw 64-bit draw per ghost from the env's generator (much cheaper than integers()).
-        seeds = self.np_random.bit_generator.random_raw(self.num_ghosts).tolist()
+        rngs = self._rngs
+        if seed is not None or not rngs:
+            # One raw 64-bit draw per ghost from the env's generator (cheaper than integers()).
+            seeds = self.np_random.bit_generator.random_raw(self.num_ghosts).tolist()
+            rngs = self._rngs = [random.Random(ghost_seed) for ghost_seed in seeds]
         ghosts: list[GhostPolicy] = []
-        for i, ghost_seed in enumerate(seeds, start=1):
-            ghost = self._factory(i, random.Random(ghost_seed))
+        for i, rng in enumerate(rngs, start=1):
+            ghost = self._factory(i, rng)
             if self._memoise:
                 assert isinstance(ghost, RandomGhost | DirectionalGhost)
                 ghost = _MemoGhost(ghost, self._memo)

@@ -87,6 +87,38 @@ def test_same_seed_same_actions_same_rollout(obs_type: str, ghost_policy: str) -
     assert not same(first, other)
 
 
+def ghost_moves(env: Any, steps: int) -> list[tuple[Any, ...]]:
+    """The ghosts' positions after each of ``steps`` Stop moves (one game, at most)."""
+    out = []
+    for _ in range(steps):
+        env.step(1)
+        out.append(env.unwrapped.state.ghost_positions)
+        if env.unwrapped.state.is_terminal():
+            break
+    return out
+
+
+@pytest.mark.parametrize("ghost_policy", ["random", RandomGhost])
+def test_a_seed_fixes_the_games_after_it_and_unseeded_resets_go_on(ghost_policy: Any) -> None:
+    env = make(ghost_policy=ghost_policy, layout="openClassic")
+    env.reset(seed=7)
+    first = ghost_moves(env, 30)
+    env.reset()
+    second = ghost_moves(env, 30)
+    assert first != second  # the ghosts' generators went on: a new game
+    env.reset(seed=7)
+    assert ghost_moves(env, 30) == first  # a seed starts the same series again
+    env.reset()
+    assert ghost_moves(env, 30) == second
+    fresh = make(ghost_policy=ghost_policy, layout="openClassic")
+    fresh.reset(seed=9)
+    ghost_moves(fresh, 10)
+    fresh.reset(seed=7)  # whatever came before the seed
+    assert ghost_moves(fresh, 30) == first
+    fresh.reset()
+    assert ghost_moves(fresh, 30) == second
+
+
 @pytest.mark.parametrize(
     ("name", "cls"), [("directional", DirectionalGhost), ("random", RandomGhost)]
 )
