@@ -141,6 +141,14 @@ class GameState:
         return len(self._pos) - 1
 
     score = property(attrgetter("_score"), doc="The score so far (an int).")
+    points = property(
+        attrgetter("_pos"),
+        doc="""Every agent's position as the engine keeps it, Pacman first (a tuple of ints).
+
+        A point is an index of the layout's `Navigation` tables: ``layout.nav.xy[p]`` is its
+        ``(x, y)`` and ``layout.nav.point((x, y))`` the way back. For code that keeps a table
+        by position (the envs' grid encoder): no conversion, no tuple hashing.""",
+    )
 
     def is_win(self) -> bool:
         """Whether Pacman has eaten all the food."""

@@ -232,6 +232,12 @@ class GridEncoder:
             self._channels, h, w
         )
         self._cell = _cell_table(layout)
+        # The same by engine point (`GameState.points`): the hot path reads these.
+        nav = layout.nav
+        self._point_cell = [-1] * len(nav.xy)
+        for point, xy in enumerate(nav.xy):
+            if xy is not None:
+                self._point_cell[point] = self._cell[xy]
         self._food_cell = [(h - 1 - i // w) * w + i % w for i in range(area)]
         for x, y in layout.walls:
             self._buf[_WALLS * area + (h - 1 - y) * w + x] = 1
@@ -294,11 +300,12 @@ class GridEncoder:
         Food bits are compared exactly; a capsule can only disappear under Pacman, so
         only Pacman's new cell is checked for one.
         """
-        buf, area, cell = self._buf, self._area, self._cell
+        buf, area, cell = self._buf, self._area, self._point_cell
         food = state.food_bitmask
         if food != self._food:
             self._set_food(food)
-        pac = _PACMAN_CH * area + cell[state.pacman_position]
+        points = state.points
+        pac = _PACMAN_CH * area + cell[points[0]]
         if pac != self._pacman:
             buf[self._pacman] = 0
             buf[pac] = 1
@@ -309,9 +316,8 @@ class GridEncoder:
         ghosts = self._ghosts
         if ghosts:
             scared = state.scared_timers
-            position = state.agent_position  # cheaper than building ghost_positions
             for i in range(len(ghosts)):
-                idx = (_SCARED if scared[i] else _GHOSTS) * area + cell[position(i + 1)]
+                idx = (_SCARED if scared[i] else _GHOSTS) * area + cell[points[i + 1]]
                 old = ghosts[i]
                 if idx != old:
                     buf[old] -= 1

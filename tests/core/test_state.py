@@ -695,3 +695,14 @@ def test_eq_and_hash_are_consistent(seeds: list[int]) -> None:
                 assert snapshot(a)[:6] == snapshot(b)[:6]
             else:
                 assert snapshot(a)[:6] != snapshot(b)[:6]
+
+
+@settings(max_examples=20, deadline=None)
+@given(name=st.sampled_from(PROPERTY_LAYOUTS), seed=st.integers(0, 2**32 - 1))
+def test_points_are_the_agents_positions_in_navigation_terms(name: str, seed: int) -> None:
+    for state, _, _, _ in walk(name, seed, 300):
+        nav = state.layout.nav
+        assert len(state.points) == state.num_agents
+        for i, p in enumerate(state.points):
+            assert nav.xy[p] == state.agent_position(i)
+            assert nav.point(state.agent_position(i)) == p
