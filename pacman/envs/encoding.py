@@ -232,12 +232,13 @@ class GridEncoder:
             self._channels, h, w
         )
         self._cell = _cell_table(layout)
-        # The same by engine point (`GameState.points`): the hot path reads these.
-        nav = layout.nav
-        self._point_cell = [-1] * len(nav.xy)
-        for point, xy in enumerate(nav.xy):
-            if xy is not None:
-                self._point_cell[point] = self._cell[xy]
+        # Buffer indices by engine point (`GameState.points`) in the Pacman, ghosts and
+        # scared-ghosts channels: `update`, the hot path, reads these and computes nothing.
+        points = layout.nav.xy
+        cells = [-1 if xy is None else self._cell[xy] for xy in points]
+        self._pacman_at = [_PACMAN_CH * area + c for c in cells]
+        self._ghost_at = [_GHOSTS * area + c for c in cells]
+        self._scared_at = [_SCARED * area + c for c in cells]
         self._food_cell = [(h - 1 - i // w) * w + i % w for i in range(area)]
         for x, y in layout.walls:
             self._buf[_WALLS * area + (h - 1 - y) * w + x] = 1
@@ -300,24 +301,24 @@ class GridEncoder:
         Food bits are compared exactly; a capsule can only disappear under Pacman, so
         only Pacman's new cell is checked for one.
         """
-        buf, area, cell = self._buf, self._area, self._point_cell
+        buf = self._buf
         food = state.food_bitmask
         if food != self._food:
             self._set_food(food)
         points = state.points
-        pac = _PACMAN_CH * area + cell[points[0]]
+        pac = self._pacman_at[points[0]]
         if pac != self._pacman:
             buf[self._pacman] = 0
             buf[pac] = 1
             self._pacman = pac
-            cap = pac + (_CAPSULES - _PACMAN_CH) * area
+            cap = pac + (_CAPSULES - _PACMAN_CH) * self._area
             if buf[cap]:
                 buf[cap] = 0
         ghosts = self._ghosts
         if ghosts:
-            scared = state.scared_timers
-            for i in range(len(ghosts)):
-                idx = (_SCARED if scared[i] else _GHOSTS) * area + cell[points[i + 1]]
+            at, scared_at = self._ghost_at, self._scared_at
+            for i, timer in enumerate(state.scared_timers):
+                idx = (scared_at if timer else at)[points[i + 1]]
                 old = ghosts[i]
                 if idx != old:
                     buf[old] -= 1
