@@ -73,7 +73,9 @@ class _MemoGhost:
     def _miss(self, state: GameState, key: Hashable) -> Any:
         if len(self._cache) >= _CACHE_LIMIT:
             self._cache.clear()
-        table = classic_table(self._ghost.distribution(state))
+        actions, cumulative = classic_table(self._ghost.distribution(state))
+        # The last action once more: a draw above the last sum (rounding) picks it too.
+        table = (actions + actions[-1:], cumulative)
         self._cache[key] = table
         return table
 
@@ -84,8 +86,7 @@ class _MemoGhost:
             table = self._miss(state, key)
         # sample_table inlined (the hot path): one draw, the first cumulative sum reaching it.
         actions, cumulative = table
-        i = bisect_left(cumulative, self._rng.random())
-        return actions[i] if i < len(actions) else actions[-1]  # type: ignore[no-any-return]
+        return actions[bisect_left(cumulative, self._rng.random())]  # type: ignore[no-any-return]
 
 
 class PacmanEnv(gym.Env[Any, np.int64]):
@@ -219,7 +220,8 @@ class PacmanEnv(gym.Env[Any, np.int64]):
         self._memo: dict[Hashable, Any] = {}
         self._initial = GameState.initial(self.layout, self.num_ghosts)  # immutable: reused
         self._state: GameState | None = None
-        self._ghosts: list[GhostPolicy] = []
+        # Each ghost's index and its get_action, bound once per game for step's loop.
+        self._moves: list[tuple[int, Callable[[GameState], Direction]]] = []
         self._rngs: list[random.Random] = []  # the ghosts' generators, one per ghost
         self._steps = 0
 
@@ -257,7 +259,7 @@ class PacmanEnv(gym.Env[Any, np.int64]):
                 assert isinstance(ghost, RandomGhost | DirectionalGhost)
                 ghost = _MemoGhost(ghost, self._memo)
             ghosts.append(ghost)
-        self._ghosts = ghosts
+        self._moves = [(i, ghost.get_action) for i, ghost in enumerate(ghosts, start=1)]
         state = self._initial
         self._state = state
         self._steps = 0
@@ -293,10 +295,10 @@ class PacmanEnv(gym.Env[Any, np.int64]):
             direction, illegal = resolve_action(state, 0, action, strict=self.strict)
         before = state.score
         state = state.successor(0, direction)
-        for i, ghost in enumerate(self._ghosts, start=1):
+        for i, get_action in self._moves:
             if state.is_terminal():
                 break
-            state = state.successor(i, ghost.get_action(state))
+            state = state.successor(i, get_action(state))
         self._state = state
         self._steps = steps = self._steps + 1
         self._observation.update(state)

@@ -129,6 +129,37 @@ def test_memoised_builtin_ghosts_play_like_the_agents(name: str, cls: Any) -> No
     assert same(builtin, plain)
 
 
+class _Draws:
+    """A generator stand-in that returns the given draws in turn."""
+
+    def __init__(self, draws: list[float]) -> None:
+        self._draws = iter(draws)
+
+    def random(self) -> float:
+        return next(self._draws)
+
+
+def test_memoised_draws_at_and_above_the_cumulative_sums_pick_as_the_ghost_does() -> None:
+    # Edges of the inlined sampler: a draw equal to a cumulative sum, just above one, and
+    # above the last sum (which rounding can leave below 1) must pick what the ghost picks.
+    from agents.ghosts import classic_table
+    from pacman.envs.gym_env import _MemoGhost
+
+    state = GameState.initial(pacman.load_layout("mediumClassic"))
+    for _ in range(3):
+        state = state.successor(0, state.legal_actions(0)[0])
+        for i in (1, 2):
+            state = state.successor(i, state.legal_actions(i)[0])
+    ghost = DirectionalGhost(1, random.Random(0))
+    _, cumulative = classic_table(ghost.distribution(state))
+    draws = [0.0, *cumulative, *(c + 1e-12 for c in cumulative), 1.0, 2.0]
+    memo = _MemoGhost(DirectionalGhost(1, _Draws(draws)), {})  # type: ignore[arg-type]
+    plain = DirectionalGhost(1, _Draws(draws))  # type: ignore[arg-type]
+    picks = [memo.get_action(state) for _ in draws]
+    assert picks == [plain.get_action(state) for _ in draws]
+    assert len(set(picks)) == len(cumulative)  # every action was drawn at least once
+
+
 def test_reward_is_the_score_change_and_the_game_is_followed_exactly() -> None:
     env = make(layout="mediumClassic")
     _, info = env.reset(seed=5)
