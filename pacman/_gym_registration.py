@@ -32,7 +32,14 @@ def register_envs() -> None:
     import gymnasium
 
     if ENV_ID not in gymnasium.registry:
-        gymnasium.register(id=ENV_ID, entry_point=_ENTRY_POINT, max_episode_steps=MAX_EPISODE_STEPS)
+        # No OrderEnforcing wrapper: the env raises ResetNeeded itself when stepped or
+        # rendered before reset, so the wrapper would only add a call to every step.
+        gymnasium.register(
+            id=ENV_ID,
+            entry_point=_ENTRY_POINT,
+            max_episode_steps=MAX_EPISODE_STEPS,
+            order_enforce=False,
+        )
 
 
 class _RegisteringLoader(importlib.abc.Loader):

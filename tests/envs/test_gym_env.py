@@ -5,6 +5,7 @@ import pickle
 import random
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -243,6 +244,23 @@ def test_bad_arguments_give_one_clear_error(kwargs: dict[str, Any], message: str
 def test_step_before_reset_is_an_error() -> None:
     with pytest.raises(gym.error.ResetNeeded):
         PacmanEnv(layout="smallClassic").step(1)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [lambda env: env.step(1), lambda env: env.render()],
+    ids=["step", "render"],
+)
+def test_the_made_env_enforces_reset_first_without_order_enforcing(
+    call: Callable[[gym.Env[Any, Any]], object],
+) -> None:
+    # The spec leaves OrderEnforcing out (one call less per step): the env's own check
+    # must then give the same error that wrapper would have.
+    env = gym.make("pacman/Pacman-v0", layout="smallClassic", render_mode="ansi")
+    assert env.spec is not None
+    assert not env.spec.order_enforce
+    with pytest.raises(gym.error.ResetNeeded):
+        call(env)
 
 
 def test_observation_spaces_are_documented_shapes() -> None:
