@@ -239,18 +239,9 @@ class GameState:
             dirs = self._dirs if facing is None else (facing,) + self._dirs[1:]
             ghosts = pos[1:]
             if nav.near[nxt].isdisjoint(ghosts):
-                # _make inlined: this and the ghost return below are the search's hot path.
-                s: GameState = _new(GameState)
-                s._pos = (nxt,) + ghosts
-                s._dirs = dirs
-                s._scared = scared
-                s._food = food
-                s._num_food = num_food
-                s._caps = caps
-                s._score = score
-                s._status = status
-                s._nav = nav
-                return s
+                return _make(
+                    nav, (nxt,) + ghosts, dirs, scared, food, num_food, caps, score, status
+                )
             # Rare path: at least one ghost within 0.7 of Pacman's new cell.
             new_pos = [nxt, *ghosts]
             new_dirs = list(dirs)
@@ -310,17 +301,17 @@ class GameState:
             else:
                 score += SCORE_LOSE
                 status = _LOSE
-        s = _new(GameState)
-        s._pos = pos[:agent] + (nxt,) + pos[agent + 1 :]
-        s._dirs = dirs
-        s._scared = scared
-        s._food = self._food
-        s._num_food = self._num_food
-        s._caps = self._caps
-        s._score = score
-        s._status = status
-        s._nav = nav
-        return s
+        return _make(
+            nav,
+            pos[:agent] + (nxt,) + pos[agent + 1 :],
+            dirs,
+            scared,
+            self._food,
+            self._num_food,
+            self._caps,
+            score,
+            status,
+        )
 
     def _illegal(self, agent: int, action: object) -> IllegalActionError:
         who = "Pacman" if agent == 0 else f"ghost {agent}"
