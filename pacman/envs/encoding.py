@@ -233,7 +233,7 @@ class GridEncoder:
         )
         self._cell = _cell_table(layout)
         # Buffer indices by engine point (`GameState.points`) in the Pacman, ghosts and
-        # scared-ghosts channels: `update`, the hot path, reads these and computes nothing.
+        # scared-ghosts channels: `_encode` and `update` (the hot path) both read these.
         points = layout.nav.xy
         cells = [-1 if xy is None else self._cell[xy] for xy in points]
         self._pacman_at = [_PACMAN_CH * area + c for c in cells]
@@ -287,11 +287,12 @@ class GridEncoder:
         w, h = self.layout.width, self.layout.height
         for x, y in state.capsules:
             buf[_CAPSULES * area + (h - 1 - y) * w + x] = 1
-        self._pacman = _PACMAN_CH * area + self._cell[state.pacman_position]
+        points = state.points
+        self._pacman = self._pacman_at[points[0]]
         buf[self._pacman] = 1
         self._ghosts = []
-        for i, pos in enumerate(state.ghost_positions, start=1):
-            idx = (_SCARED if state.is_scared(i) else _GHOSTS) * area + self._cell[pos]
+        for point, timer in zip(points[1:], state.scared_timers, strict=True):
+            idx = (self._scared_at if timer else self._ghost_at)[point]
             buf[idx] += 1
             self._ghosts.append(idx)
 

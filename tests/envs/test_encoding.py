@@ -92,7 +92,9 @@ def test_half_positions_show_in_the_east_or_north_cell(
     layout=st.sampled_from(["smallClassic", "mediumClassic", "trickyClassic", "powerClassic"]),
     seed=st.integers(0, 2**32 - 1),
 )
-def test_incremental_grid_equals_the_grid_built_from_scratch(layout: str, seed: int) -> None:
+def test_incremental_and_reset_grids_equal_the_grid_built_from_scratch(
+    layout: str, seed: int
+) -> None:
     # Random games pass through eaten food, eaten capsules, scared half-speed ghosts,
     # eaten ghosts respawning and several ghosts sharing a cell.
     rng = random.Random(seed)
@@ -106,7 +108,11 @@ def test_incremental_grid_equals_the_grid_built_from_scratch(layout: str, seed: 
         state = state.successor(agent, rng.choice(state.legal_actions(agent)))
         agent = (agent + 1) % state.num_agents
         enc.update(state)
-        np.testing.assert_array_equal(enc.grid, from_scratch(state))
+        expected = from_scratch(state)
+        np.testing.assert_array_equal(enc.grid, expected)
+        fresh = GridEncoder(state.layout, state.num_ghosts)
+        fresh.reset(state)  # a mid-game state (scared or eaten ghosts, gone capsules)
+        np.testing.assert_array_equal(fresh.grid, expected)
     assert grid_space(state.layout, state.num_ghosts).contains(enc.observation())
 
 
