@@ -48,11 +48,14 @@ def manhattanDistance(xy1: Sequence[float], xy2: Sequence[float]) -> float:
 def raiseNotDefined() -> None:
     """Raise an error naming the caller that is not written yet.
 
+    The message is the caller's name alone, as in the starter's own stubs: the grader's
+    report adds "is not written yet" to it.
+
     Raises:
         NotImplementedError: Always.
     """
     caller = sys._getframe(1).f_code.co_name
-    raise NotImplementedError(f"{caller} is not implemented yet")
+    raise NotImplementedError(caller)
 
 
 def lookup(name: str, namespace: Mapping[str, Any]) -> Any:
